@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: MIT
+# Shared bats helpers: paths, requirements, cleanup stack, bounded waits,
+# and reading socket options from outside with ss.  Load with
+#   load helpers
+# Area-specific helpers live in tests/helpers-*.bash and are loaded here.
+
+SB_ROOT=${SB_ROOT:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
+SB_BUILD=${SB_BUILD:-$SB_ROOT}
+LIBSOCKBOOST=$SB_BUILD/preload/libsockboost.so
+SBNBD_SERVER=$SB_BUILD/nbd/sbnbd-server
+SBNBD_CLIENT=$SB_BUILD/nbd/sbnbd-client
+SOCKBOOST=$SB_ROOT/tools/sockboost
+# The kernel doubles an SO_SNDBUF request: 2 MiB asked is 4 MiB granted.
+DEFAULT_TB=$(cat /proc/sys/net/core/wmem_default)
+BOOSTED_TB=4194304
+export SB_ROOT SB_BUILD LIBSOCKBOOST SBNBD_SERVER SBNBD_CLIENT SOCKBOOST
+
+load_bats_library () {
+  local dir
+  for dir in /usr/lib/bats /usr/lib/node_modules /usr/local/lib/bats; do
+    if [ -f "$dir/$1/load.bash" ]; then
+      load "$dir/$1/load.bash"
+      return 0
+    fi
+  done
+  echo "bats library $1 is missing: run 'make check' as root to install it" >&2
+  return 1
+}
+load_bats_library bats-support
+load_bats_library bats-assert
+
+# Fail (not skip) when a tool is missing: make check installs every tool
+# the tests use, so a missing one is a setup bug to see, not to hide.
+requires () {
+  local cmd
+  for cmd in "$@"; do
+    command -v "$cmd" >/dev/null ||
+      fail "required tool '$cmd' is missing: run 'make check' as root to install it"
+  done
+}
+
+# Skip only for what cannot exist on this machine; always say why.
+skip_unless_cap_net_admin () {
+  if ! capsh --has-p=cap_net_admin 2>/dev/null; then
+    skip "needs CAP_NET_ADMIN, which this process does not have"
+  fi
+}
+
+# The library to preload, with libasan first when testing the ASan build.
+preload_value () {
+  if [ -n "${SB_SANITIZED:-}" ]; then
+    echo "$(cc -print-file-name=libasan.so):$LIBSOCKBOOST"
+  else
+    echo "$LIBSOCKBOOST"
+  fi
+}
+
+# Command prefix for running our programs under valgrind when asked.
+vg () {
+  if [ -n "${SB_VALGRIND:-}" ]; then
+    valgrind -q --error-exitcode=99 --leak-check=full "$@"
+  else
+    "$@"
+  fi
+}
+
+# ---- cleanup stack: commands run in reverse order in teardown ----
+SB_CLEANUP=()
+cleanup_push () { SB_CLEANUP+=("$1"); }
+cleanup_run () {
+  local i
+  for ((i = ${#SB_CLEANUP[@]} - 1; i >= 0; i--)); do
+    eval "${SB_CLEANUP[i]}" || true
+  done
+  SB_CLEANUP=()
+}
+teardown () { cleanup_run; }
+
+# Kill PID (and wait for it) at teardown.
+kill_at_teardown () {
+  cleanup_push "kill $1 2>/dev/null; wait $1 2>/dev/null"
+}
+
+# Wait up to SECONDS (default 10) for PATH to exist and be non-empty.
+wait_for_file () {
+  local path=$1 deadline=$((SECONDS + ${2:-10}))
+  until [ -s "$path" ]; do
+    [ $SECONDS -lt $deadline ] || { echo "timed out waiting for $path" >&2; return 1; }
+    sleep 0.05
+  done
+}
+
+# Wait up to SECONDS (default 10) for a unix socket to exist.
+wait_for_socket () {
+  local path=$1 deadline=$((SECONDS + ${2:-10}))
+  until [ -S "$path" ]; do
+    [ $SECONDS -lt $deadline ] || { echo "timed out waiting for $path" >&2; return 1; }
+    sleep 0.05
+  done
+}
+
+# A free TCP port on loopback (the kernel picks it).
+free_tcp_port () {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# Print the send buffer (tb) of every unix stream socket PID holds, one per line.
+unix_tbs_of_pid () {
+  ss -xmpn 2>/dev/null | awk -v pid="pid=$1," '
+    /^u_str/ { mine = index($0, pid) > 0; next }
+    mine && /skmem:/ { match($0, /tb[0-9]+/); print substr($0, RSTART + 2, RLENGTH - 2); mine = 0 }'
+}
+
+# Print the send buffer (tb) of every TCP socket PID holds, one per line.
+tcp_tbs_of_pid () {
+  ss -tmpn 2>/dev/null | awk -v pid="pid=$1," '
+    /^[A-Z]/ { mine = index($0, pid) > 0; next }
+    mine && /skmem:/ { match($0, /tb[0-9]+/); print substr($0, RSTART + 2, RLENGTH - 2); mine = 0 }'
+}
+
+for sb_helper in "$BATS_TEST_DIRNAME"/helpers-*.bash; do
+  [ -e "$sb_helper" ] && source "$sb_helper"
+done
+unset sb_helper
