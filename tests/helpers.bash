@@ -105,16 +105,17 @@ free_tcp_port () {
 }
 
 # Print the send buffer (tb) of every unix stream socket PID holds, one per line.
+# Piped, ss prints skmem on the socket's own line; on a terminal, on the next.
 unix_tbs_of_pid () {
   ss -xmpn 2>/dev/null | awk -v pid="pid=$1," '
-    /^u_str/ { mine = index($0, pid) > 0; next }
+    /^u_str/ { mine = index($0, pid) > 0 }
     mine && /skmem:/ { match($0, /tb[0-9]+/); print substr($0, RSTART + 2, RLENGTH - 2); mine = 0 }'
 }
 
 # Print the send buffer (tb) of every TCP socket PID holds, one per line.
 tcp_tbs_of_pid () {
   ss -tmpn 2>/dev/null | awk -v pid="pid=$1," '
-    /^[A-Z]/ { mine = index($0, pid) > 0; next }
+    /^[A-Z]/ { mine = index($0, pid) > 0 }
     mine && /skmem:/ { match($0, /tb[0-9]+/); print substr($0, RSTART + 2, RLENGTH - 2); mine = 0 }'
 }
 

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* sb-probe: hold unix stream sockets open so that `sockboost doctor` can
+ * read, from outside with ss, the send buffer the library gave them.
+ *
+ *   sb-probe [SOCKET-PATH]
+ *
+ * Makes a socketpair and, given a path, a listening socket it connects to
+ * and accepts from, so both the socketpair and the connect/accept hooks
+ * are exercised.  Prints "ready" once every socket exists, then waits to
+ * be killed.  It exits by itself after a while so it can never linger.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+/* Long enough for a slow, busy machine; short enough not to leak. */
+#define PROBE_LIFETIME_SECONDS 60
+
+static void
+die (const char *what)
+{
+  fprintf (stderr, "sb-probe: %s: %s\n", what, strerror (errno));
+  exit (1);
+}
+
+static void
+make_socketpair (void)
+{
+  int sv[2];
+
+  if (socketpair (AF_UNIX, SOCK_STREAM, 0, sv) == -1)
+    die ("socketpair");
+}
+
+static void
+fill_address (struct sockaddr_un *addr, const char *path)
+{
+  memset (addr, 0, sizeof *addr);
+  addr->sun_family = AF_UNIX;
+  if (strlen (path) >= sizeof addr->sun_path) {
+    fprintf (stderr, "sb-probe: %s: socket path too long\n", path);
+    exit (1);
+  }
+  strcpy (addr->sun_path, path);
+}
+
+/* Connect to our own listener and accept, then drop the listener so that
+ * only the two connected ends remain for ss to see.
+ */
+static void
+make_connected_pair (const char *path)
+{
+  struct sockaddr_un addr;
+  int listener, client;
+
+  fill_address (&addr, path);
+  listener = socket (AF_UNIX, SOCK_STREAM, 0);
+  if (listener == -1)
+    die ("socket");
+  if (bind (listener, (struct sockaddr *) &addr, sizeof addr) == -1)
+    die ("bind");
+  if (listen (listener, 1) == -1)
+    die ("listen");
+  client = socket (AF_UNIX, SOCK_STREAM, 0);
+  if (client == -1)
+    die ("socket");
+  if (connect (client, (struct sockaddr *) &addr, sizeof addr) == -1)
+    die ("connect");
+  if (accept (listener, NULL, NULL) == -1)
+    die ("accept");
+  close (listener);
+  unlink (path);
+}
+
+int
+main (int argc, char *argv[])
+{
+  if (argc > 2) {
+    fprintf (stderr, "usage: sb-probe [SOCKET-PATH]\n");
+    return 2;
+  }
+  make_socketpair ();
+  if (argc == 2)
+    make_connected_pair (argv[1]);
+  printf ("ready\n");
+  if (fflush (stdout) == EOF)
+    die ("stdout");
+  alarm (PROBE_LIFETIME_SECONDS);
+  for (;;)
+    pause ();
+}
