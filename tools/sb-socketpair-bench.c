@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: MIT */
+/* Raw socketpair reference for the benchmark: the ceiling any NBD program
+ * could reach on this machine.  A server thread answers 28-byte NBD READ
+ * requests with a 16-byte simple reply and the payload; the main thread
+ * keeps QUEUE-DEPTH requests in flight and counts the read() calls each
+ * reply costs (the number a bigger send buffer brings down).
+ */
+#include <endian.h>
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "full-io.h"
+#include "nbd-protocol.h"
+#include "parse-size.h"
+#include "pattern.h"
+
+#define PROGRAM "sb-socketpair-bench"
+
+struct options {
+  uint64_t sndbuf;              /* 0: leave the socket as created */
+  uint64_t request_size;
+  uint64_t total;
+  unsigned queue_depth;
+  int json;
+};
+
+struct result {
+  uint64_t replies;
+  uint64_t reads;
+  double seconds;
+  double user, sys;
+  int sndbuf_granted;
+};
+
+static void
+die (const char *what)
+{
+  fprintf (stderr, PROGRAM ": %s: %s\n", what, strerror (errno));
+  exit (1);
+}
+
+static void
+usage (FILE *fp, int status)
+{
+  fprintf (fp,
+           "usage: " PROGRAM " [--sndbuf SIZE] [--queue-depth N]\n"
+           "       [--request-size SIZE] [--total SIZE] [--json]\n"
+           "Moves TOTAL bytes (default 4G) as NBD READ replies of\n"
+           "REQUEST-SIZE (default 2M) over a socketpair, QUEUE-DEPTH\n"
+           "(default 1) requests in flight.  --sndbuf sets SO_SNDBUF on\n"
+           "both ends (default: leave it alone, e.g. for libsockboost).\n");
+  exit (status);
+}
+
+static uint64_t
+size_arg (const char *name, const char *arg, uint64_t max)
+{
+  uint64_t v;
+
+  if (sb_parse_size (arg, max, &v) == -1 || v == 0) {
+    fprintf (stderr, PROGRAM ": bad %s: %s\n", name, arg);
+    usage (stderr, 2);
+  }
+  return v;
+}
+
+static void
+parse_args (int argc, char **argv, struct options *o)
+{
+  static const struct option longopts[] = {
+    { "sndbuf", required_argument, NULL, 's' },
+    { "queue-depth", required_argument, NULL, 'q' },
+    { "request-size", required_argument, NULL, 'r' },
+    { "total", required_argument, NULL, 't' },
+    { "json", no_argument, NULL, 'j' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 }
+  };
+  int c;
+
+  *o = (struct options) { .request_size = 2 << 20,
+                          .total = UINT64_C(4) << 30, .queue_depth = 1 };
+  while ((c = getopt_long (argc, argv, "h", longopts, NULL)) != -1) {
+    switch (c) {
+    case 's': o->sndbuf = size_arg ("--sndbuf", optarg, INT32_MAX / 2); break;
+    case 'q': o->queue_depth = (unsigned) size_arg ("--queue-depth", optarg, 64); break;
+    case 'r': o->request_size = size_arg ("--request-size", optarg, NBD_MAX_PAYLOAD); break;
+    case 't': o->total = size_arg ("--total", optarg, UINT64_MAX); break;
+    case 'j': o->json = 1; break;
+    case 'h': usage (stdout, 0); break;
+    default: usage (stderr, 2);
+    }
+  }
+  if (optind != argc)
+    usage (stderr, 2);
+}
+
+/* ---- the server thread ---- */
+
+struct server {
+  int fd;
+  uint32_t length;
+};
+
+static int
+send_reply (int fd, const struct nbd_request *req, const uint8_t *payload)
+{
+  struct nbd_simple_reply reply = {
+    .magic = htobe32 (NBD_SIMPLE_REPLY_MAGIC),
+    .error = htobe32 (NBD_SUCCESS),
+    .cookie = req->cookie,
+  };
+  /* One sendmsg for header and data, as QEMU sends its replies. */
+  struct iovec iov[2] = {
+    { .iov_base = &reply, .iov_len = sizeof reply },
+    { .iov_base = (void *) (uintptr_t) payload,
+      .iov_len = be32toh (req->count) },
+  };
+
+  return sb_writev_full (fd, iov, 2, 0);
+}
+
+static void *
+serve (void *arg)
+{
+  const struct server *s = arg;
+  const uint8_t *payload = sb_pattern_at (0, s->length);
+  struct nbd_request req;
+
+  if (payload == NULL)
+    die ("allocating the payload");
+  for (;;) {
+    if (sb_read_full (s->fd, &req, sizeof req) == -1)
+      die ("server: reading a request");
+    if (be16toh (req.type) == NBD_CMD_DISC)
+      return NULL;
+    if (be32toh (req.magic) != NBD_REQUEST_MAGIC
+        || be16toh (req.type) != NBD_CMD_READ || be32toh (req.count) > s->length) {
+      errno = EPROTO;
+      die ("server: unexpected request");
+    }
+    if (send_reply (s->fd, &req, payload) == -1)
+      die ("server: sending a reply");
+  }
+}
+
+/* ---- the client side ---- */
+
+static void
+send_request (int fd, uint16_t type, uint64_t cookie, uint32_t length)
+{
+  struct nbd_request req = {
+    .magic = htobe32 (NBD_REQUEST_MAGIC),
+    .type = htobe16 (type),
+    .cookie = htobe64 (cookie),
+    .offset = htobe64 (cookie * length),
+    .count = htobe32 (length),
+  };
+
+  if (sb_write_full (fd, &req, sizeof req, 0) == -1)
+    die ("client: sending a request");
+}
+
+/* Read exactly LEN bytes and return how many read() calls that took. */
+static uint64_t
+read_counted (int fd, uint8_t *buf, size_t len)
+{
+  uint64_t calls = 0;
+  size_t done = 0;
+
+  while (done < len) {
+    ssize_t r = read (fd, buf + done, len - done);
+    calls++;
+    if (r == -1 && errno == EINTR)
+      continue;
+    if (r == -1)
+      die ("client: reading a reply");
+    if (r == 0) {
+      errno = ECONNRESET;
+      die ("client: reading a reply");
+    }
+    done += (size_t) r;
+  }
+  return calls;
+}
+
+/* Header and payload are read as one buffer, so a reply that arrives
+ * whole costs exactly one read.
+ */
+static uint64_t
+receive_reply (int fd, uint8_t *buf, size_t len, uint64_t cookie)
+{
+  const struct nbd_simple_reply *reply = (const void *) buf;
+  uint64_t calls = read_counted (fd, buf, sizeof *reply + len);
+
+  if (be32toh (reply->magic) != NBD_SIMPLE_REPLY_MAGIC
+      || reply->error != 0 || be64toh (reply->cookie) != cookie) {
+    errno = EPROTO;
+    die ("client: unexpected reply");
+  }
+  return calls;
+}
+
+static void
+run_requests (int fd, const struct options *o, struct result *res)
+{
+  uint32_t len = (uint32_t) o->request_size;
+  uint64_t n = (o->total + len - 1) / len, issued = 0, done;
+  uint8_t *buf = malloc (sizeof (struct nbd_simple_reply) + len);
+
+  if (buf == NULL)
+    die ("allocating the reply buffer");
+  while (issued < o->queue_depth && issued < n)
+    send_request (fd, NBD_CMD_READ, issued++, len);
+  for (done = 0; done < n; done++) {
+    res->reads += receive_reply (fd, buf, len, done);
+    if (issued < n)
+      send_request (fd, NBD_CMD_READ, issued++, len);
+  }
+  send_request (fd, NBD_CMD_DISC, n, 0);
+  res->replies = n;
+  free (buf);
+}
+
+/* ---- set-up and measurement ---- */
+
+static void
+set_sndbuf (int fd, uint64_t size)
+{
+  int v = (int) size;
+
+  if (setsockopt (fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof v) == -1)
+    die ("setsockopt SO_SNDBUF");
+}
+
+static int
+get_sndbuf (int fd)
+{
+  int v = 0;
+  socklen_t len = sizeof v;
+
+  if (getsockopt (fd, SOL_SOCKET, SO_SNDBUF, &v, &len) == -1)
+    die ("getsockopt SO_SNDBUF");
+  return v;
+}
+
+static double
+seconds_now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+static double
+tv_seconds (struct timeval tv)
+{
+  return (double) tv.tv_sec + (double) tv.tv_usec / 1e6;
+}
+
+/* getrusage(RUSAGE_SELF) covers both threads. */
+static void
+cpu_seconds (double *user, double *sys)
+{
+  struct rusage ru;
+
+  if (getrusage (RUSAGE_SELF, &ru) == -1)
+    die ("getrusage");
+  *user = tv_seconds (ru.ru_utime);
+  *sys = tv_seconds (ru.ru_stime);
+}
+
+static void
+measure (const struct options *o, struct result *res)
+{
+  int sv[2];
+  struct server srv = { .length = (uint32_t) o->request_size };
+  pthread_t thread;
+  double t0, u0, s0;
+
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
+    die ("socketpair");
+  if (o->sndbuf) {
+    set_sndbuf (sv[0], o->sndbuf);
+    set_sndbuf (sv[1], o->sndbuf);
+  }
+  res->sndbuf_granted = get_sndbuf (sv[1]);
+  srv.fd = sv[1];
+  /* Build the payload table before the clock starts. */
+  if (sb_pattern_at (0, srv.length) == NULL)
+    die ("allocating the payload");
+  if ((errno = pthread_create (&thread, NULL, serve, &srv)) != 0)
+    die ("pthread_create");
+  cpu_seconds (&u0, &s0);
+  t0 = seconds_now ();
+  run_requests (sv[0], o, res);
+  if ((errno = pthread_join (thread, NULL)) != 0)
+    die ("pthread_join");
+  res->seconds = seconds_now () - t0;
+  cpu_seconds (&res->user, &res->sys);
+  res->user -= u0;
+  res->sys -= s0;
+  close (sv[0]);
+  close (sv[1]);
+}
+
+static void
+report (const struct options *o, const struct result *r)
+{
+  double bytes = (double) r->replies * (double) o->request_size;
+  double rate = bytes / r->seconds;
+  double reads = (double) r->reads / (double) r->replies;
+
+  if (o->json)
+    printf ("{\"bytes\": %.0f, \"seconds\": %.6f, \"throughput\": %.0f, "
+            "\"reads_per_reply\": %.3f, \"user\": %.3f, \"sys\": %.3f, "
+            "\"sndbuf\": %d, \"queue_depth\": %u, \"request_size\": %llu}\n",
+            bytes, r->seconds, rate, reads, r->user, r->sys,
+            r->sndbuf_granted, o->queue_depth,
+            (unsigned long long) o->request_size);
+  else
+    printf ("sndbuf %d, queue depth %u: %.2f GiB/s, %.2f reads per reply, "
+            "%.3f s, user %.3f s, sys %.3f s\n",
+            r->sndbuf_granted, o->queue_depth, rate / (1 << 30), reads,
+            r->seconds, r->user, r->sys);
+}
+
+int
+main (int argc, char **argv)
+{
+  struct options o;
+  struct result r = { 0 };
+
+  parse_args (argc, argv, &o);
+  measure (&o, &r);
+  report (&o, &r);
+  return 0;
+}
