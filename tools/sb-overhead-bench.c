@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/* What the library costs on calls it does not speed up: COUNT 1-byte
+ * write()s to /dev/null, or COUNT 1-byte send()s on a socketpair, timed.
+ * The benchmark runs it with and without LD_PRELOAD, paired, and compares
+ * medians; this program only measures one run.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "parse-size.h"
+
+#define PROGRAM "sb-overhead-bench"
+
+/* Sends between two drains: few enough that a default send buffer never
+ * fills (each 1-byte skb is charged about 1 KiB), so no send ever blocks.
+ */
+#define SENDS_PER_DRAIN 64
+
+struct options {
+  const char *mode;             /* "devnull" or "socketpair" */
+  uint64_t count;
+  int json;
+};
+
+static void
+die (const char *what)
+{
+  fprintf (stderr, PROGRAM ": %s: %s\n", what, strerror (errno));
+  exit (1);
+}
+
+static void
+usage (FILE *fp, int status)
+{
+  fprintf (fp,
+           "usage: " PROGRAM " [--count N] [--json] devnull|socketpair\n"
+           "Times N (default 1000000) 1-byte write()s to /dev/null or\n"
+           "send()s on a unix socketpair.\n");
+  exit (status);
+}
+
+static void
+parse_args (int argc, char **argv, struct options *o)
+{
+  static const struct option longopts[] = {
+    { "count", required_argument, NULL, 'c' },
+    { "json", no_argument, NULL, 'j' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 }
+  };
+  int c;
+
+  *o = (struct options) { .count = 1000000 };
+  while ((c = getopt_long (argc, argv, "h", longopts, NULL)) != -1) {
+    switch (c) {
+    case 'c':
+      if (sb_parse_size (optarg, UINT64_MAX, &o->count) == -1 || o->count == 0) {
+        fprintf (stderr, PROGRAM ": bad --count: %s\n", optarg);
+        usage (stderr, 2);
+      }
+      break;
+    case 'j': o->json = 1; break;
+    case 'h': usage (stdout, 0); break;
+    default: usage (stderr, 2);
+    }
+  }
+  if (optind != argc - 1)
+    usage (stderr, 2);
+  o->mode = argv[optind];
+  if (strcmp (o->mode, "devnull") != 0 && strcmp (o->mode, "socketpair") != 0) {
+    fprintf (stderr, PROGRAM ": unknown mode: %s\n", o->mode);
+    usage (stderr, 2);
+  }
+}
+
+static void
+write_devnull (uint64_t count)
+{
+  int fd = open ("/dev/null", O_WRONLY | O_CLOEXEC);
+  uint64_t i;
+
+  if (fd == -1)
+    die ("open /dev/null");
+  for (i = 0; i < count; i++)
+    if (write (fd, "x", 1) != 1)
+      die ("write /dev/null");
+  close (fd);
+}
+
+/* One thread sends and drains, so the figure holds no scheduler noise
+ * from a second thread; one recv() takes all queued bytes at once.
+ */
+static void
+send_socketpair (uint64_t count)
+{
+  char buf[SENDS_PER_DRAIN];
+  int sv[2];
+  uint64_t i;
+
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
+    die ("socketpair");
+  for (i = 0; i < count; i++) {
+    if (send (sv[0], "x", 1, MSG_NOSIGNAL) != 1)
+      die ("send");
+    if ((i + 1) % SENDS_PER_DRAIN == 0 || i + 1 == count)
+      if (recv (sv[1], buf, sizeof buf, 0) <= 0)
+        die ("recv");
+  }
+  close (sv[0]);
+  close (sv[1]);
+}
+
+static double
+seconds_now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+static double
+tv_seconds (struct timeval tv)
+{
+  return (double) tv.tv_sec + (double) tv.tv_usec / 1e6;
+}
+
+int
+main (int argc, char **argv)
+{
+  struct options o;
+  struct rusage ru;
+  double t0, secs;
+
+  parse_args (argc, argv, &o);
+  t0 = seconds_now ();
+  if (strcmp (o.mode, "devnull") == 0)
+    write_devnull (o.count);
+  else
+    send_socketpair (o.count);
+  secs = seconds_now () - t0;
+  if (getrusage (RUSAGE_SELF, &ru) == -1)
+    die ("getrusage");
+  if (o.json)
+    printf ("{\"mode\": \"%s\", \"count\": %llu, \"seconds\": %.6f, "
+            "\"ns_per_call\": %.1f, \"user\": %.3f, \"sys\": %.3f}\n",
+            o.mode, (unsigned long long) o.count, secs,
+            secs * 1e9 / (double) o.count, tv_seconds (ru.ru_utime),
+            tv_seconds (ru.ru_stime));
+  else
+    printf ("%s: %llu calls in %.3f s, %.1f ns per call\n", o.mode,
+            (unsigned long long) o.count, secs, secs * 1e9 / (double) o.count);
+  return 0;
+}
