@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* Static, lock-free per-fd table: no allocation, safe in any hook. */
+#include <stdatomic.h>
+
+#include "fdtable.h"
+
+static _Atomic uint32_t table[SB_FD_MAX];
+
+static int
+in_range (int fd)
+{
+  return fd >= 0 && fd < SB_FD_MAX;
+}
+
+uint32_t
+sb_fd_get (int fd)
+{
+  if (!in_range (fd))
+    return 0;
+  return atomic_load_explicit (&table[fd], memory_order_acquire);
+}
+
+uint32_t
+sb_fd_swap (int fd, uint32_t value)
+{
+  if (!in_range (fd))
+    return 0;
+  return atomic_exchange_explicit (&table[fd], value, memory_order_acq_rel);
+}
+
+int
+sb_fd_update (int fd, uint32_t expected, uint32_t value)
+{
+  if (!in_range (fd))
+    return 0;
+  return atomic_compare_exchange_strong_explicit (&table[fd], &expected, value,
+                                                  memory_order_acq_rel,
+                                                  memory_order_acquire);
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/* What the library knows about each file descriptor: one atomic word. */
+#ifndef SOCKBOOST_FDTABLE_H
+#define SOCKBOOST_FDTABLE_H
+
+#include <stdint.h>
+
+/* Descriptors at or above this number are simply not tracked. */
+#define SB_FD_MAX 65536
+
+enum {
+  SB_FD_KNOWN = 1u << 0,      /* socket family and type are recorded */
+  SB_FD_UNIX = 1u << 1,       /* AF_UNIX SOCK_STREAM */
+  SB_FD_TCP = 1u << 2,        /* AF_INET/AF_INET6 SOCK_STREAM */
+  SB_FD_TUNED = 1u << 3,      /* send buffer / nodelay applied */
+  SB_FD_CANDIDATE = 1u << 4,  /* scope=nbd: waiting for a handshake */
+  SB_FD_NOFRAME = 1u << 5,    /* framing gave up on this socket */
+  SB_FD_SIDE_SHIFT = 6,       /* 2 bits: enum sb_side */
+  SB_FD_SLOT_SHIFT = 16,      /* framing slot + 1, 0 for none */
+};
+
+enum sb_side { SB_SIDE_NONE, SB_SIDE_CONNECT, SB_SIDE_ACCEPT, SB_SIDE_PAIR };
+
+#define SB_FD_KINDS (SB_FD_UNIX | SB_FD_TCP)
+#define SB_FD_SIDE(e) ((enum sb_side) (((e) >> SB_FD_SIDE_SHIFT) & 3u))
+#define SB_FD_SLOT(e) ((int) ((e) >> SB_FD_SLOT_SHIFT) - 1)
+
+/* Lock-free read of the entry for FD (0 for untracked or out of range). */
+extern uint32_t sb_fd_get (int fd);
+
+/* Store VALUE for FD; return the previous entry. */
+extern uint32_t sb_fd_swap (int fd, uint32_t value);
+
+/* Replace the entry only if it still holds EXPECTED; return 1 if so. */
+extern int sb_fd_update (int fd, uint32_t expected, uint32_t value);
+
+#endif /* SOCKBOOST_FDTABLE_H */

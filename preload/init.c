@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* Load-time set-up.  Hooks also set themselves up lazily, so this only
+ * makes it happen early: bad settings are reported even by a program that
+ * never opens a socket, and binding is done before any thread can fork.
+ */
+#include "config.h"
+#include "real.h"
+
+__attribute__ ((constructor)) static void
+sb_init (void)
+{
+  sb_real_bind ();
+  (void) sb_config ();
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* Entry lifecycle.  Forgetting happens before the real close so that a
+ * number reused at once by another thread never inherits our old state.
+ */
+#include "fdtable.h"
+#include "log.h"
+#include "track.h"
+
+/* Release whatever the old entry ENTRY of FD held. */
+static void
+release (int fd, uint32_t entry)
+{
+  (void) fd;
+  (void) entry;
+}
+
+void
+sb_track_set (int fd, uint32_t entry)
+{
+  release (fd, sb_fd_swap (fd, entry));
+}
+
+void
+sb_track_forget (unsigned lo, unsigned hi)
+{
+  sb_log_fds_gone (lo, hi);
+  if (hi >= SB_FD_MAX)
+    hi = SB_FD_MAX - 1;
+  for (unsigned fd = lo; fd <= hi && lo < SB_FD_MAX; fd++)
+    if (sb_fd_get ((int) fd))
+      release ((int) fd, sb_fd_swap ((int) fd, 0));
+}

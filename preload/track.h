@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* The life of a table entry: set when a hooked call hands out a descriptor,
+ * cleared when one is closed or replaced, releasing what it held.
+ */
+#ifndef SOCKBOOST_TRACK_H
+#define SOCKBOOST_TRACK_H
+
+#include <stdint.h>
+
+/* FD now holds a new object described by ENTRY. */
+extern void sb_track_set (int fd, uint32_t entry);
+
+/* The host is about to close or replace descriptors LO..HI. */
+extern void sb_track_forget (unsigned lo, unsigned hi);
+
+#endif /* SOCKBOOST_TRACK_H */

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/* Apply and verify the socket options.  Never lowers a send buffer the
+ * program made larger itself; warns once per process about clipping.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdatomic.h>
+#include <sys/socket.h>
+
+#include "config.h"
+#include "log.h"
+#include "track.h"
+#include "tune.h"
+
+static const char *const side_names[] = { "new", "connect", "accept",
+                                          "socketpair" };
+
+uint32_t
+sb_tune_kind (int domain, int type, int protocol)
+{
+  type &= ~(SOCK_NONBLOCK | SOCK_CLOEXEC);
+  if (type != SOCK_STREAM)
+    return 0;
+  if (domain == AF_UNIX)
+    return SB_FD_UNIX;
+  if ((domain == AF_INET || domain == AF_INET6)
+      && (protocol == 0 || protocol == IPPROTO_TCP))
+    return SB_FD_TCP;
+  return 0;
+}
+
+static int
+get_int (int fd, int level, int name, int *value)
+{
+  socklen_t len = sizeof *value;
+  return getsockopt (fd, level, name, value, &len);
+}
+
+uint32_t
+sb_tune_known (int fd)
+{
+  uint32_t e = sb_fd_get (fd);
+  int domain, type, protocol;
+
+  if (e & SB_FD_KNOWN)
+    return e;
+  if (get_int (fd, SOL_SOCKET, SO_DOMAIN, &domain) == -1
+      || get_int (fd, SOL_SOCKET, SO_TYPE, &type) == -1
+      || get_int (fd, SOL_SOCKET, SO_PROTOCOL, &protocol) == -1)
+    return 0;
+  e = SB_FD_KNOWN | sb_tune_kind (domain, type, protocol);
+  sb_track_set (fd, e);
+  return e;
+}
+
+static void
+warn_clipped_once (long wmem_max, uint64_t want)
+{
+  static atomic_flag warned = ATOMIC_FLAG_INIT;
+  if (atomic_flag_test_and_set (&warned))
+    return;
+  sb_log (SB_LOG_WARN, "net.core.wmem_max is %ld, below the %llu requested: "
+          "run 'sysctl -w net.core.wmem_max=%llu' or give the process "
+          "CAP_NET_ADMIN", wmem_max, (unsigned long long) want,
+          (unsigned long long) want);
+}
+
+/* Set the send buffer; return 0 if an option was set, -1 if skipped. */
+static int
+set_sndbuf (int fd, int before, const struct sb_config *c)
+{
+  int want = (int) c->sndbuf;
+  int clipped = c->wmem_max >= 0 && (long) c->sndbuf > c->wmem_max;
+
+  if (before >= 2 * want)
+    return -1;
+  if (c->force == SB_FORCE_ON || (c->force == SB_FORCE_AUTO && clipped)) {
+    if (setsockopt (fd, SOL_SOCKET, SO_SNDBUFFORCE, &want, sizeof want) == 0)
+      return 0;
+  }
+  if (clipped) {
+    warn_clipped_once (c->wmem_max, c->sndbuf);
+    if (before >= 2 * c->wmem_max)
+      return -1;
+  }
+  return setsockopt (fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof want);
+}
+
+static void
+tune_sndbuf (int fd, enum sb_side side, const struct sb_config *c)
+{
+  int before, after;
+
+  if (c->sndbuf == 0 || get_int (fd, SOL_SOCKET, SO_SNDBUF, &before) == -1)
+    return;
+  if (set_sndbuf (fd, before, c) == -1) {
+    sb_log (SB_LOG_TRACE, "fd %d unix %s sndbuf %d left alone", fd,
+            side_names[side], before);
+    return;
+  }
+  if (get_int (fd, SOL_SOCKET, SO_SNDBUF, &after) == 0)
+    sb_log (SB_LOG_INFO, "fd %d unix %s sndbuf %d -> %d", fd,
+            side_names[side], before, after);
+}
+
+static void
+tune_nodelay (int fd, enum sb_side side, const struct sb_config *c)
+{
+  int before, after, on = 1;
+
+  if (!c->nodelay || get_int (fd, IPPROTO_TCP, TCP_NODELAY, &before) == -1)
+    return;
+  if (before) {
+    sb_log (SB_LOG_TRACE, "fd %d tcp %s nodelay already set", fd,
+            side_names[side]);
+    return;
+  }
+  if (setsockopt (fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) == 0
+      && get_int (fd, IPPROTO_TCP, TCP_NODELAY, &after) == 0)
+    sb_log (SB_LOG_INFO, "fd %d tcp %s nodelay %d -> %d", fd,
+            side_names[side], before, after);
+}
+
+void
+sb_tune_apply (int fd, uint32_t entry)
+{
+  const struct sb_config *c = sb_config ();
+  int saved = errno;
+
+  if (entry & SB_FD_UNIX)
+    tune_sndbuf (fd, SB_FD_SIDE (entry), c);
+  else if (entry & SB_FD_TCP)
+    tune_nodelay (fd, SB_FD_SIDE (entry), c);
+  sb_fd_update (fd, entry, (entry | SB_FD_TUNED) & ~SB_FD_CANDIDATE);
+  errno = saved;
+}
+
+void
+sb_tune_new (int fd, uint32_t kind, enum sb_side side)
+{
+  uint32_t e = SB_FD_KNOWN | kind | ((uint32_t) side << SB_FD_SIDE_SHIFT);
+
+  if (kind == 0) {
+    sb_track_set (fd, SB_FD_KNOWN);
+    return;
+  }
+  if (sb_config ()->scope == SB_SCOPE_NBD) {
+    sb_track_set (fd, e | SB_FD_CANDIDATE);
+    return;
+  }
+  sb_track_set (fd, e);
+  sb_tune_apply (fd, e);
+}
