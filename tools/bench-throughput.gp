@@ -5,7 +5,7 @@
 # D holds one block per case (separated by two blank lines): a quoted title,
 # then rows "index buffer-label GiB/s speed-up".
 
-set key outside right top box
+set termoption noenhanced
 set grid ytics
 set xlabel "send buffer (SOCKBOOST_SNDBUF; default = no library)"
 set xtics nomirror
@@ -13,17 +13,17 @@ set style data linespoints
 set pointsize 0.8
 
 do_plots = "set multiplot layout 1,2 title 'sockboost bench: NBD transfers by send buffer'; \
-  set ylabel 'GiB/s'; set yrange [0:*]; \
+  unset key; set ylabel 'GiB/s'; set yrange [0:*]; \
   plot for [i=0:nseries-1] datafile index i using 1:3:xtic(2) title columnheader(1) lw 2; \
-  set ylabel 'speed-up vs default'; set yrange [0:*]; \
+  set key outside right top box; set ylabel 'speed-up vs default'; set yrange [0:*]; \
   plot for [i=0:nseries-1] datafile index i using 1:4:xtic(2) title columnheader(1) lw 2, 1 notitle dt 2 lc 'black'; \
   unset multiplot"
 
-set terminal pngcairo size 1400,560 font ",10"
+set terminal pngcairo size 1400,560 font ",10" noenhanced
 set output outbase.".png"
 eval do_plots
 
-set terminal svg size 1400,560 font ",10" dynamic
+set terminal svg size 1400,560 font ",10" dynamic noenhanced
 set output outbase.".svg"
 eval do_plots
 set output
