@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: MIT
+# Helpers for the tests of the sockboost command (sourced by helpers.bash).
+
+# The command under test always uses the library of the build under test.
+export SOCKBOOST_LIBRARY="$LIBSOCKBOOST"
+
+# Wait up to SECONDS (default 10) until a unix socket of PID has send
+# buffer WANT; print what ss showed and fail if it never did.
+wait_for_unix_tb () {
+  local pid=$1 want=$2 deadline=$((SECONDS + ${3:-10})) tbs
+  while :; do
+    tbs=$(unix_tbs_of_pid "$pid")
+    grep -qx -- "$want" <<<"$tbs" && return 0
+    if [ $SECONDS -ge $deadline ] || ! kill -0 "$pid" 2>/dev/null; then
+      echo "pid $pid: wanted a unix socket with tb $want; ss shows: ${tbs:-none}" >&2
+      return 1
+    fi
+    sleep 0.05
+  done
+}
+
+# Serve FILE read-only with qemu-nbd on unix socket SOCK, under
+# `sockboost run` unless the first argument is --plain; waits for the
+# socket and sets QEMU_NBD_PID.
+start_qemu_nbd () {
+  local wrapper=("$SOCKBOOST" run --)
+  if [ "$1" = --plain ]; then wrapper=(); shift; fi
+  local sock=$1 file=$2
+  "${wrapper[@]}" qemu-nbd -r -t -f raw -k "$sock" \
+    --pid-file "$sock.pid" "$file" 2>"$sock.log" &
+  QEMU_NBD_PID=$!
+  kill_at_teardown "$QEMU_NBD_PID"
+  wait_for_file "$sock.pid"
+  wait_for_socket "$sock"
+}
+
+# A file of SIZE MiB of non-zero, non-repeating bytes, so that no tool can
+# skip it as a hole and cmp sees any misplaced byte.
+make_data_file () {
+  head -c "$(($2 * 1024 * 1024))" /dev/urandom >"$1"
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bats
+# sockboost run maps its options to the library's SOCKBOOST_* variables.
+load helpers
+
+env_seen () {
+  "$SOCKBOOST" run "$@" -- env | grep '^SOCKBOOST_' | grep -v '^SOCKBOOST_LIBRARY=' | sort
+}
+
+@test "no options set no variables" {
+  run env_seen
+  assert_success
+  assert_output ""
+}
+
+@test "each option sets its variable" {
+  run env_seen --sndbuf 4M --no-nodelay --no-cork --scope nbd --force --stats --log-file /tmp/x.%p
+  assert_success
+  assert_output "$(printf '%s\n' SOCKBOOST_CORK=off SOCKBOOST_FORCE=on \
+    SOCKBOOST_LOG_FILE=/tmp/x.%p SOCKBOOST_NODELAY=0 SOCKBOOST_SCOPE=nbd \
+    SOCKBOOST_SNDBUF=4M SOCKBOOST_STATS=1)"
+}
+
+@test "--opt=value forms work too" {
+  run env_seen --sndbuf=off --scope=all --log-file=/tmp/y --no-force
+  assert_success
+  assert_output "$(printf '%s\n' SOCKBOOST_FORCE=off SOCKBOOST_LOG_FILE=/tmp/y \
+    SOCKBOOST_SCOPE=all SOCKBOOST_SNDBUF=off)"
+}
+
+@test "valid sizes are accepted" {
+  local ok
+  for ok in 0 off 65536 64K 64k 2M 1023M 1073741823; do
+    run env_seen --sndbuf "$ok"
+    assert_success
+    assert_output "SOCKBOOST_SNDBUF=$ok"
+  done
+}
+
+@test "-v sets debug level 2, twice or -vv level 3" {
+  run env_seen -v
+  assert_output SOCKBOOST_DEBUG=2
+  run env_seen -v --verbose
+  assert_output SOCKBOOST_DEBUG=3
+  run env_seen -vv
+  assert_output SOCKBOOST_DEBUG=3
+  run env_seen -vvv
+  assert_output SOCKBOOST_DEBUG=3
+}
+
+@test "-v makes the library log each tuned socket" {
+  run "$SOCKBOOST" run -v --log-file "$BATS_TEST_TMPDIR/log.%p" -- \
+    python3 -c 'import socket; socket.socketpair()'
+  assert_success
+  run cat "$BATS_TEST_TMPDIR"/log.*
+  assert_output --regexp "sockboost\[python3 [0-9]+\]: fd [0-9]+ unix .*-> $BOOSTED_TB"
+}
+
+@test "an option given on the command line overrides the environment" {
+  SOCKBOOST_SNDBUF=8M run env_seen --sndbuf 1M
+  assert_output SOCKBOOST_SNDBUF=1M
+}
