@@ -168,6 +168,8 @@ struct nbd_request_ext {
 #define NBD_CMD_FLAG_DF        (1 << 2)
 #define NBD_CMD_FLAG_REQ_ONE   (1 << 3)
 #define NBD_CMD_FLAG_FAST_ZERO (1 << 4)
+/* Extended headers only: the length field is a payload that follows. */
+#define NBD_CMD_FLAG_PAYLOAD_LEN (1 << 5)
 
 /* Largest READ/WRITE payload: clients stay at or under it, servers must
  * accept it.
