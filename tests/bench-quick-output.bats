@@ -1,0 +1,57 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# `sockboost bench --quick` runs every workload and writes the markdown
+# tables, a CSV of every run and the plots.  Only the shape of the output is
+# checked, never a time or a ratio.
+
+load helpers
+
+CSV_HEADER=workload,case,config,rep,status,seconds,user,sys,bytes,metric,value,sndbuf,reads_per_reply,error
+
+setup_file () {
+  BENCH_OUT=$BATS_FILE_TMPDIR/out
+  export BENCH_OUT
+  "$SB_ROOT/tools/sockboost" bench --quick --data-size 32M --out "$BENCH_OUT" \
+    > "$BATS_FILE_TMPDIR/stdout" 2> "$BATS_FILE_TMPDIR/stderr"
+  echo $? > "$BATS_FILE_TMPDIR/status"
+}
+
+@test "bench --quick: succeeds with no failed run and no skipped workload" {
+  cat "$BATS_FILE_TMPDIR/stderr"
+  [ "$(cat "$BATS_FILE_TMPDIR/status")" -eq 0 ]
+  run grep -E 'FAILED|skipped' "$BATS_FILE_TMPDIR/stderr"
+  assert_failure
+}
+
+@test "bench --quick: one table per workload, QEMU-style columns" {
+  local w
+  for w in socketpair sbnbd qemu nbdcopy tcp overhead; do
+    grep -q "^## $w: " "$BENCH_OUT/results.md" || fail "no table for $w"
+  done
+  run grep -c '^| buffer | time (s) | user (s) | sys (s) | ' "$BENCH_OUT/results.md"
+  assert_output 16
+  grep -qE '^\| default \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|( [0-9.]+ \|)? 1\.00x \|$' \
+    "$BENCH_OUT/results.md"
+  # The same tables go to stdout.
+  grep -q '^| buffer | time (s) | user (s) | sys (s) | ' "$BATS_FILE_TMPDIR/stdout"
+}
+
+@test "bench --quick: CSV holds every run, with the expected columns" {
+  run head -n 1 "$BENCH_OUT/runs.csv"
+  assert_output "$CSV_HEADER"
+  # socketpair: 2 cases x 3 buffers, 1 repeat.
+  run grep -c '^socketpair,' "$BENCH_OUT/runs.csv"
+  assert_output 6
+  run grep -vc ',ok,' "$BENCH_OUT/runs.csv"
+  assert_output 1
+  # One progress line on stderr per run.
+  [ "$(grep -c '^bench: \[[0-9]*/[0-9]*\] ' "$BATS_FILE_TMPDIR/stderr")" -eq \
+    "$(($(wc -l < "$BENCH_OUT/runs.csv") - 1))" ]
+}
+
+@test "bench --quick: throughput plot as PNG and SVG" {
+  run head -c 4 "$BENCH_OUT/throughput.png"
+  assert_output --partial PNG
+  grep -q '<svg' "$BENCH_OUT/throughput.svg"
+  grep -q 'socketpair qd 1' "$BENCH_OUT/throughput.svg"
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# `sockboost bench` with bad arguments prints its usage and exits 2,
+# before running anything.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+bench_rejects () {
+  run --separate-stderr "$SB_ROOT/tools/bench" --out "$BATS_TEST_TMPDIR/out" "$@"
+  assert_equal "$status" 2
+  [[ $stderr == *usage:* ]] || fail "no usage on stderr: $stderr"
+  [ ! -e "$BATS_TEST_TMPDIR/out" ] || fail "it started to run"
+}
+
+@test "bench: unknown workload is a usage error" {
+  bench_rejects --workloads socketpair,nosuch
+}
+
+@test "bench: malformed buffer size is a usage error" {
+  bench_rejects --sizes default,12Q
+}
+
+@test "bench: zero repeats is a usage error" {
+  bench_rejects --repeat 0
+}
+
+@test "bench: unknown option is a usage error" {
+  bench_rejects --frobnicate
+}
+
+@test "bench: --help lists the options and exits 0" {
+  run "$SB_ROOT/tools/bench" --help
+  assert_success
+  assert_output --partial --quick
+  assert_output --partial --workloads
+  assert_output --partial --repeat
+}
