@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: MIT
+# Helpers for the libsockboost.so tests (sourced by helpers.bash).
+
+PRELOAD_SOCKETS=$SB_BUILD/tests/progs/preload-sockets
+PRELOAD_ERRNO=$SB_BUILD/tests/progs/preload-errno
+PRELOAD_THREADS=$SB_BUILD/tests/progs/preload-threads
+
+# Run CMD in the background with output to FILE; killed at teardown.
+# Sets BG_PID.
+start_bg () {
+  local out=$1; shift
+  "$@" > "$out" 2>&1 &
+  BG_PID=$!
+  kill_at_teardown "$BG_PID"
+}
+
+# Run CMD in the background under the library (extra environment first).
+start_bg_boosted () {
+  local out=$1; shift
+  start_bg "$out" env LD_PRELOAD="$(preload_value)" "$@"
+}
+
+# Wait up to SECONDS (default 10) for a line matching the ERE in FILE.
+wait_for_line () {
+  local file=$1 re=$2 deadline=$((SECONDS + ${3:-10}))
+  until grep -qE "$re" "$file" 2>/dev/null; do
+    if [ $SECONDS -ge $deadline ]; then
+      echo "timed out waiting for /$re/ in $file:" >&2
+      cat "$file" >&2
+      return 1
+    fi
+    sleep 0.05
+  done
+}
+
+# Wait for ss to list exactly N unix stream sockets of PID; print their tb.
+unix_tbs_wait () {
+  local pid=$1 n=$2 deadline=$((SECONDS + 10)) tbs
+  while :; do
+    tbs=$(unix_tbs_of_pid "$pid")
+    if [ "$(printf '%s' "$tbs" | grep -c .)" -ge "$n" ] || [ $SECONDS -ge $deadline ]; then
+      printf '%s\n' "$tbs"
+      return 0
+    fi
+    sleep 0.05
+  done
+}
