@@ -39,3 +39,24 @@ start_qemu_nbd () {
 make_data_file () {
   head -c "$(($2 * 1024 * 1024))" /dev/urandom >"$1"
 }
+
+# Start qemu-io reading commands from a FIFO held open on fd 8, so a test
+# can keep its NBD connection open while it looks at it; sets QEMU_IO_PID.
+# Remaining arguments go before qemu-io (e.g. "$SOCKBOOST" run --).
+start_qemu_io () {
+  local uri=$1 out=$2
+  shift 2
+  mkfifo "$out.in"
+  "$@" qemu-io -r -f raw "$uri" <"$out.in" >"$out" 2>&1 &
+  QEMU_IO_PID=$!
+  kill_at_teardown "$QEMU_IO_PID"
+  exec 8>"$out.in"
+  cleanup_push "exec 8>&-"
+}
+
+# Tell that qemu-io to quit and wait (bounded) for it.
+stop_qemu_io () {
+  echo quit >&8
+  exec 8>&-
+  timeout 10 tail --pid="$QEMU_IO_PID" -f /dev/null
+}
