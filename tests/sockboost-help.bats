@@ -1,0 +1,62 @@
+#!/usr/bin/env bats
+# sockboost documents itself: --help for every command, --version, and a
+# man page that renders cleanly and covers every option and variable.
+load helpers
+
+render_man () {
+  LC_ALL=C groff -man -Tascii -P-cbou "$SB_ROOT/doc/sockboost.1"
+}
+
+@test "--help names every command and the exit codes" {
+  run "$SOCKBOOST" --help
+  assert_success
+  local cmd
+  for cmd in run doctor status bench; do
+    assert_output --partial "sockboost $cmd"
+  done
+  assert_output --partial "127"
+}
+
+@test "every command has its own --help" {
+  local cmd
+  for cmd in run doctor status; do
+    run "$SOCKBOOST" "$cmd" --help
+    assert_success
+    assert_line --index 0 --partial "Usage: sockboost $cmd"
+  done
+}
+
+@test "--version prints the name and a version" {
+  run "$SOCKBOOST" --version
+  assert_success
+  assert_output --regexp '^sockboost [0-9]+\.[0-9]+\.[0-9]+$'
+}
+
+@test "the man page renders without warnings" {
+  requires groff
+  run bash -c 'LC_ALL=C groff -man -Tascii -ww -z "$SB_ROOT/doc/sockboost.1" 2>&1'
+  assert_success
+  assert_output ""
+}
+
+@test "the man page documents every option of run" {
+  requires groff
+  local page opt
+  page=$(render_man)
+  for opt in $("$SOCKBOOST" run --help | grep -o -- '--[a-z-]*' | sort -u); do
+    [ "$opt" = "--" ] && continue
+    grep -qF -- "$opt" <<<"$page" || fail "option $opt is not in sockboost(1)"
+  done
+}
+
+@test "the man page documents every variable the library reads" {
+  requires groff
+  local page var vars
+  page=$(render_man)
+  # Quoted names only: those are the variables it looks up.
+  vars=$(cat "$SB_ROOT"/preload/*.c | grep -o '"SOCKBOOST_[A-Z_]*"' | tr -d '"' | sort -u)
+  [ -n "$vars" ] || fail "found no SOCKBOOST_ variables in preload/*.c"
+  for var in $vars; do
+    grep -qF -- "$var" <<<"$page" || fail "$var is not in sockboost(1)"
+  done
+}
