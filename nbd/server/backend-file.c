@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/* A regular file or a block device. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "server.h"
+
+/* Zeroes written when the filesystem cannot zero a range by itself. */
+#define ZERO_CHUNK 65536
+static const uint8_t zero_chunk[ZERO_CHUNK];
+
+static bool is_block_device;
+
+static int
+file_read (struct backend *be, void *buf, uint64_t off, uint32_t len,
+           const void **data)
+{
+  uint8_t *p = buf;
+  uint32_t done = 0;
+
+  while (done < len) {
+    ssize_t r = pread (be->fd, p + done, len - done, (off_t) (off + done));
+    if (r == -1 && errno == EINTR)
+      continue;
+    if (r == -1)
+      return errno;
+    if (r == 0)                 /* the file shrank under us */
+      return EIO;
+    done += (uint32_t) r;
+  }
+  *data = buf;
+  return 0;
+}
+
+static void *
+file_write_dest (struct backend *be, uint64_t off)
+{
+  (void) be; (void) off;
+  return NULL;
+}
+
+static int
+file_flush (struct backend *be)
+{
+  return fdatasync (be->fd) == -1 ? errno : 0;
+}
+
+static int
+pwrite_full (int fd, const void *src, uint64_t off, uint32_t len)
+{
+  const uint8_t *p = src;
+  uint32_t done = 0;
+
+  while (done < len) {
+    ssize_t r = pwrite (fd, p + done, len - done, (off_t) (off + done));
+    if (r == -1 && errno == EINTR)
+      continue;
+    if (r == -1)
+      return errno;
+    done += (uint32_t) r;
+  }
+  return 0;
+}
+
+static int
+file_write (struct backend *be, const void *src, uint64_t off, uint32_t len,
+            bool fua)
+{
+  int err = pwrite_full (be->fd, src, off, len);
+
+  if (err == 0 && fua)
+    err = file_flush (be);
+  return err;
+}
+
+static bool
+unsupported (int err)
+{
+  return err == EOPNOTSUPP || err == ENOSYS || err == EINVAL
+    || err == ENODEV;
+}
+
+static int
+punch (struct backend *be, uint64_t off, uint32_t len)
+{
+  int r = fallocate (be->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                     (off_t) off, len);
+  return r == -1 ? errno : 0;
+}
+
+/* Trim is advisory: a filesystem that cannot punch holes simply keeps
+ * the data.
+ */
+static int
+file_trim (struct backend *be, uint64_t off, uint32_t len, bool fua)
+{
+  int err = punch (be, off, len);
+
+  if (err != 0 && !unsupported (err))
+    return err;
+  return fua ? file_flush (be) : 0;
+}
+
+static int
+write_zeroes (struct backend *be, uint64_t off, uint32_t len)
+{
+  while (len > 0) {
+    uint32_t n = len < ZERO_CHUNK ? len : ZERO_CHUNK;
+    int err = pwrite_full (be->fd, zero_chunk, off, n);
+    if (err != 0)
+      return err;
+    off += n;
+    len -= n;
+  }
+  return 0;
+}
+
+/* Fast ways first: punching (when allowed; on a block device it never
+ * falls back to writing), then zeroing the range in the filesystem's
+ * metadata.  Writing zeroes is slow, so FAST refuses it with ENOTSUP.
+ */
+static int
+zero_range (struct backend *be, uint64_t off, uint32_t len, bool may_trim,
+            bool fast)
+{
+  int err = ENOTSUP;
+
+  if (may_trim || (fast && is_block_device))
+    err = punch (be, off, len);
+  if (err != 0 && !is_block_device) {
+    err = fallocate (be->fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
+                     (off_t) off, len) == -1 ? errno : 0;
+  }
+  if (err == 0 || !unsupported (err))
+    return err;
+  return fast ? ENOTSUP : write_zeroes (be, off, len);
+}
+
+static int
+file_zero (struct backend *be, uint64_t off, uint32_t len, bool may_trim,
+           bool fast, bool fua)
+{
+  int err = zero_range (be, off, len, may_trim, fast);
+
+  if (err == 0 && fua)
+    err = file_flush (be);
+  return err;
+}
+
+static const struct backend_ops file_ops = {
+  .read = file_read, .write_dest = file_write_dest, .write = file_write,
+  .flush = file_flush, .trim = file_trim, .zero = file_zero,
+};
+
+static int
+file_size (int fd, const char *path, uint64_t *size)
+{
+  struct stat st;
+
+  if (fstat (fd, &st) == -1) {
+    fprintf (stderr, "%s: %s: fstat: %s\n", PROGRAM, path, strerror (errno));
+    return -1;
+  }
+  if (S_ISREG (st.st_mode)) {
+    *size = (uint64_t) st.st_size;
+    return 0;
+  }
+  if (S_ISBLK (st.st_mode)) {
+    is_block_device = true;
+    if (ioctl (fd, BLKGETSIZE64, size) == 0)
+      return 0;
+    fprintf (stderr, "%s: %s: BLKGETSIZE64: %s\n", PROGRAM, path,
+             strerror (errno));
+    return -1;
+  }
+  fprintf (stderr, "%s: %s: not a regular file or block device\n",
+           PROGRAM, path);
+  return -1;
+}
+
+int
+backend_open_file (struct backend *be, const char *path, bool read_only)
+{
+  int fd = open (path, (read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+
+  if (fd == -1) {
+    fprintf (stderr, "%s: %s: %s\n", PROGRAM, path, strerror (errno));
+    return -1;
+  }
+  if (file_size (fd, path, &be->size) == -1) {
+    close (fd);
+    return -1;
+  }
+  be->ops = &file_ops;
+  be->fd = fd;
+  be->reads_into_buffer = true;
+  return 0;
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/* Command-line parsing for sbnbd-server. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nbd-protocol.h"
+#include "server.h"
+
+#define DEFAULT_MAX_CONNECTIONS 128
+
+static void
+usage (FILE *f)
+{
+  fprintf (f,
+"Usage: %s [OPTIONS] -U SOCKET|-p PORT BACKEND\n"
+"Serve BACKEND over NBD (fixed newstyle) until interrupted.\n"
+"\n"
+"BACKEND is FILE (a file or block device), memory:SIZE, null:SIZE or\n"
+"pattern:SIZE; SIZE takes K, M, G or T suffixes.\n"
+"\n"
+"  -U, --unix PATH          listen on a unix socket ('-': private temporary)\n"
+"  -p, --port PORT          listen on TCP PORT (0: the kernel picks)\n"
+"  -b, --bind ADDR          TCP address to listen on (default 127.0.0.1)\n"
+"  -e, --export-name NAME   export name (default \"\")\n"
+"  -r, --read-only          refuse writes, trims and zeroes\n"
+"      --socket-mode MODE   unix socket permissions, octal (default 0600)\n"
+"      --max-connections N  concurrent clients, extras refused (default %d)\n"
+"      --pidfile FILE       write the pid to FILE once listening\n"
+"      --run CMD            run CMD via /bin/sh with $uri set, then exit\n"
+"                           with its status (default transport: -U -)\n"
+"      --print-uri          print the export's URI on stdout once listening\n"
+"      --split-replies      write read reply header and data separately\n"
+"                           (naive server behaviour, for tests)\n"
+"  -v, --verbose            log connections to stderr\n"
+"  -h, --help               show this help\n"
+"  -V, --version            show the version\n",
+           PROGRAM, DEFAULT_MAX_CONNECTIONS);
+}
+
+static void __attribute__((noreturn, format (printf, 1, 2)))
+usage_error (const char *fmt, ...)
+{
+  va_list ap;
+
+  fprintf (stderr, "%s: ", PROGRAM);
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fputc ('\n', stderr);
+  usage (stderr);
+  exit (2);
+}
+
+/* Store ARG as a number in *V; false if it is not one or exceeds MAX. */
+static bool
+parse_number (const char *arg, int base, unsigned long max, unsigned long *v)
+{
+  char *end;
+
+  errno = 0;
+  *v = strtoul (arg, &end, base);
+  return errno == 0 && end != arg && *end == '\0' && arg[0] != '-'
+    && *v <= max;
+}
+
+enum {
+  OPT_SOCKET_MODE = 256, OPT_MAX_CONNECTIONS, OPT_PIDFILE, OPT_RUN,
+  OPT_PRINT_URI, OPT_SPLIT_REPLIES,
+};
+
+static const struct option long_options[] = {
+  { "unix", required_argument, NULL, 'U' },
+  { "port", required_argument, NULL, 'p' },
+  { "bind", required_argument, NULL, 'b' },
+  { "export-name", required_argument, NULL, 'e' },
+  { "read-only", no_argument, NULL, 'r' },
+  { "verbose", no_argument, NULL, 'v' },
+  { "help", no_argument, NULL, 'h' },
+  { "version", no_argument, NULL, 'V' },
+  { "socket-mode", required_argument, NULL, OPT_SOCKET_MODE },
+  { "max-connections", required_argument, NULL, OPT_MAX_CONNECTIONS },
+  { "pidfile", required_argument, NULL, OPT_PIDFILE },
+  { "run", required_argument, NULL, OPT_RUN },
+  { "print-uri", no_argument, NULL, OPT_PRINT_URI },
+  { "split-replies", no_argument, NULL, OPT_SPLIT_REPLIES },
+  { NULL, 0, NULL, 0 },
+};
+
+static void
+apply_option (struct config *cfg, int opt, const char *arg)
+{
+  unsigned long n;
+
+  switch (opt) {
+  case 'U': cfg->unix_path = arg; break;
+  case 'p':
+    if (!parse_number (arg, 10, 65535, &n))
+      usage_error ("bad port '%s'", arg);
+    cfg->port = arg;
+    break;
+  case 'b': cfg->bind_addr = arg; break;
+  case 'e':
+    if (strlen (arg) > NBD_MAX_STRING)
+      usage_error ("export name longer than %d bytes", NBD_MAX_STRING);
+    cfg->export_name = arg;
+    break;
+  case 'r': cfg->read_only = true; break;
+  case 'v': cfg->verbose = true; break;
+  case OPT_SOCKET_MODE:
+    if (!parse_number (arg, 8, 0777, &n))
+      usage_error ("bad socket mode '%s'", arg);
+    cfg->socket_mode = (mode_t) n;
+    break;
+  case OPT_MAX_CONNECTIONS:
+    if (!parse_number (arg, 10, 65536, &n) || n == 0)
+      usage_error ("bad connection count '%s'", arg);
+    cfg->max_connections = (unsigned) n;
+    break;
+  case OPT_PIDFILE: cfg->pidfile = arg; break;
+  case OPT_RUN: cfg->run = arg; break;
+  case OPT_PRINT_URI: cfg->print_uri = true; break;
+  case OPT_SPLIT_REPLIES: cfg->split_replies = true; break;
+  case 'h': usage (stdout); exit (0);
+  case 'V': printf ("%s %s\n", PROGRAM, SOCKBOOST_VERSION); exit (0);
+  default: usage (stderr); exit (2);
+  }
+}
+
+static void
+check_config (struct config *cfg)
+{
+  if (cfg->unix_path != NULL && cfg->port != NULL)
+    usage_error ("-U and -p cannot be used together");
+  if (cfg->unix_path == NULL && cfg->port == NULL) {
+    if (cfg->run == NULL)
+      usage_error ("one of -U SOCKET or -p PORT is required");
+    cfg->unix_path = "-";
+  }
+  if (cfg->bind_addr != NULL && cfg->port == NULL)
+    usage_error ("-b needs -p");
+  if (cfg->unix_path != NULL && cfg->unix_path[0] == '\0')
+    usage_error ("empty socket path");
+}
+
+void
+config_parse (struct config *cfg, int argc, char **argv)
+{
+  int opt;
+
+  *cfg = (struct config) { .export_name = "", .bind_addr = NULL,
+                           .socket_mode = 0600,
+                           .max_connections = DEFAULT_MAX_CONNECTIONS };
+  while ((opt = getopt_long (argc, argv, "U:p:b:e:rvhV", long_options,
+                             NULL)) != -1)
+    apply_option (cfg, opt, optarg);
+  if (optind != argc - 1)
+    usage_error ("expected exactly one BACKEND argument");
+  cfg->backend_spec = argv[optind];
+  check_config (cfg);
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/* One client connection: buffered reading, the payload buffer, logging. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "full-io.h"
+#include "nbd-protocol.h"
+#include "server.h"
+
+/* Chunk size for throwing away payloads we will not store. */
+#define DISCARD_CHUNK 65536
+
+void
+conn_log (const struct conn *c, const char *fmt, ...)
+{
+  char line[512];
+  va_list ap;
+
+  if (!c->ex->verbose)
+    return;
+  va_start (ap, fmt);
+  vsnprintf (line, sizeof line, fmt, ap);
+  va_end (ap);
+  /* One call per line so that threads do not interleave. */
+  fprintf (stderr, "%s: connection %u: %s\n", PROGRAM, c->id, line);
+}
+
+/* Refill rbuf with one recv, which usually brings a whole request header
+ * (and sometimes the next ones too).
+ */
+static int
+fill (struct conn *c, size_t want, bool started)
+{
+  while (c->rlen < want) {
+    ssize_t r = recv (c->fd, c->rbuf + c->rlen, CONN_RBUF_SIZE - c->rlen, 0);
+    if (r == -1 && errno == EINTR)
+      continue;
+    if (r == -1)
+      return -1;
+    if (r == 0) {
+      errno = started || c->rlen > 0 ? ECONNRESET : ENODATA;
+      return -1;
+    }
+    c->rlen += (size_t) r;
+  }
+  return 0;
+}
+
+int
+conn_recv (struct conn *c, void *dst, size_t len)
+{
+  uint8_t *d = dst;
+  size_t have = c->rlen - c->rpos;
+
+  if (have >= len) {
+    memcpy (d, c->rbuf + c->rpos, len);
+    c->rpos += len;
+    return 0;
+  }
+  memcpy (d, c->rbuf + c->rpos, have);
+  c->rpos = c->rlen = 0;
+  d += have;
+  len -= have;
+  /* Large payloads go straight to their destination. */
+  if (len >= CONN_RBUF_SIZE) {
+    if (sb_read_full (c->fd, d, len) == 0)
+      return 0;
+    if (errno == ENODATA && have > 0)
+      errno = ECONNRESET;
+    return -1;
+  }
+  if (fill (c, len, have > 0) == -1)
+    return -1;
+  memcpy (d, c->rbuf, len);
+  c->rpos = len;
+  return 0;
+}
+
+int
+conn_discard (struct conn *c, uint64_t len)
+{
+  uint8_t chunk[DISCARD_CHUNK];
+  bool started = false;
+
+  while (len > 0) {
+    size_t n = len < DISCARD_CHUNK ? (size_t) len : DISCARD_CHUNK;
+    if (conn_recv (c, chunk, n) == -1) {
+      if (errno == ENODATA && started)
+        errno = ECONNRESET;
+      return -1;
+    }
+    started = true;
+    len -= n;
+  }
+  return 0;
+}
+
+uint8_t *
+conn_buffer (struct conn *c)
+{
+  if (c->buf == NULL)
+    c->buf = malloc (NBD_MAX_PAYLOAD);
+  return c->buf;
+}
+
+void
+conn_serve (struct conn *c)
+{
+  int r;
+
+  conn_log (c, "connected");
+  r = handshake (c);
+  if (r == 1)
+    transmit (c);
+  close (c->fd);
+  free (c->buf);
+  conn_log (c, "closed");
+}

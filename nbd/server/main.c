@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/* sbnbd-server: a small, fast NBD server for files, memory and patterns. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nbd-protocol.h"
+#include "server.h"
+
+void
+export_init (struct export *ex, const struct config *cfg)
+{
+  uint16_t f = NBD_FLAG_HAS_FLAGS | NBD_FLAG_SEND_FLUSH
+    | NBD_FLAG_CAN_MULTI_CONN;
+
+  /* Every backend is multi-conn safe: flush is global (fdatasync on the
+   * one fd, or nothing to flush), and there is no per-connection cache.
+   */
+  if (cfg->read_only)
+    f |= NBD_FLAG_READ_ONLY;
+  else
+    f |= NBD_FLAG_SEND_FUA | NBD_FLAG_SEND_TRIM
+      | NBD_FLAG_SEND_WRITE_ZEROES | NBD_FLAG_SEND_FAST_ZERO;
+  ex->name = cfg->export_name;
+  ex->eflags = f;
+  ex->read_only = cfg->read_only;
+  ex->split_replies = cfg->split_replies;
+  ex->verbose = cfg->verbose;
+}
+
+/* Written whole under a temporary name, then renamed: whoever waits for
+ * the pidfile never reads half of it.
+ */
+static int
+write_pidfile (const char *path)
+{
+  char tmp[4096];
+  FILE *f;
+
+  if (snprintf (tmp, sizeof tmp, "%s.tmp", path) >= (int) sizeof tmp)
+    errno = ENAMETOOLONG;
+  else if ((f = fopen (tmp, "we")) != NULL) {
+    int ok = fprintf (f, "%ld\n", (long) getpid ()) > 0;
+    if (fclose (f) == 0 && ok && rename (tmp, path) == 0)
+      return 0;
+    unlink (tmp);
+  }
+  fprintf (stderr, "%s: %s: %s\n", PROGRAM, path, strerror (errno));
+  return -1;
+}
+
+static void
+announce (const struct listener *l, const struct config *cfg)
+{
+  if (cfg->verbose)
+    fprintf (stderr, "%s: serving %s on %s\n", PROGRAM, cfg->backend_spec,
+             l->uri);
+  if (cfg->print_uri) {
+    printf ("%s\n", l->uri);
+    fflush (stdout);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  struct config cfg;
+  struct export ex;
+  struct listener l;
+  int status;
+
+  config_parse (&cfg, argc, argv);
+  if (backend_open (&ex.be, cfg.backend_spec, cfg.read_only) == -1)
+    exit (1);
+  export_init (&ex, &cfg);
+  /* A client that goes away mid-reply must cost an EPIPE, not the server. */
+  signal (SIGPIPE, SIG_IGN);
+  if (listener_open (&l, &cfg) == -1) {
+    listener_close (&l);
+    exit (1);
+  }
+  if (cfg.pidfile != NULL && write_pidfile (cfg.pidfile) == -1) {
+    listener_close (&l);
+    exit (1);
+  }
+  announce (&l, &cfg);
+  status = serve_forever (&l, &ex, &cfg);
+  listener_close (&l);
+  if (cfg.pidfile != NULL)
+    unlink (cfg.pidfile);
+  return status;
+}

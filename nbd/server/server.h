@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/* sbnbd-server: the pieces shared between its files. */
+#ifndef SOCKBOOST_SBNBD_SERVER_H
+#define SOCKBOOST_SBNBD_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PROGRAM "sbnbd-server"
+
+/* ---- backends (backend.c, backend-*.c) ---- */
+
+struct backend;
+
+struct backend_ops {
+  /* Point *DATA at LEN bytes found at OFF: straight into the backend when
+   * it can (memory, pattern, null), else filled into BUF.  Returns 0 or an
+   * errno value.
+   */
+  int (*read) (struct backend *be, void *buf, uint64_t off, uint32_t len,
+               const void **data);
+  /* Where a WRITE payload for OFF can be received in place (the
+   * backend's own memory), or NULL: receive it into a buffer.
+   */
+  void *(*write_dest) (struct backend *be, uint64_t off);
+  /* Store LEN bytes at OFF from SRC (which write_dest chose).  FUA asks
+   * for them to be durable before the reply.  Returns 0 or an errno.
+   */
+  int (*write) (struct backend *be, const void *src, uint64_t off,
+                uint32_t len, bool fua);
+  int (*flush) (struct backend *be);
+  int (*trim) (struct backend *be, uint64_t off, uint32_t len, bool fua);
+  /* FAST says the client wants ENOTSUP rather than a slow zeroing. */
+  int (*zero) (struct backend *be, uint64_t off, uint32_t len, bool may_trim,
+               bool fast, bool fua);
+};
+
+struct backend {
+  const struct backend_ops *ops;
+  uint64_t size;
+  int fd;                       /* file backend, else -1 */
+  uint8_t *mem;                 /* memory backend: the whole export */
+  bool reads_into_buffer;       /* read needs a buffer to fill */
+};
+
+/* Open SPEC (FILE, memory:SIZE, null:SIZE or pattern:SIZE).  READ_ONLY
+ * opens files O_RDONLY.  Returns 0, or -1 after printing why.  The
+ * backend lives until the process exits.
+ */
+extern int backend_open (struct backend *be, const char *spec, bool read_only);
+extern int backend_open_file (struct backend *be, const char *path,
+                              bool read_only);
+extern int backend_open_memory (struct backend *be, uint64_t size);
+extern int backend_open_null (struct backend *be, uint64_t size);
+extern int backend_open_pattern (struct backend *be, uint64_t size);
+
+/* ---- configuration (cmdline.c) ---- */
+
+struct config {
+  const char *backend_spec;
+  const char *unix_path;        /* -U; "-" means a private temporary one */
+  const char *port;             /* -p */
+  const char *bind_addr;        /* -b */
+  const char *export_name;      /* -e */
+  const char *pidfile;
+  const char *run;              /* --run CMD */
+  mode_t socket_mode;
+  unsigned max_connections;
+  bool read_only;
+  bool verbose;
+  bool split_replies;
+  bool print_uri;
+};
+
+/* Fill CFG from ARGV.  Exits 2 with usage on bad arguments, 0 after
+ * --help or --version.
+ */
+extern void config_parse (struct config *cfg, int argc, char **argv);
+
+/* ---- the export as negotiated (shared read-only by all connections) ---- */
+
+struct export {
+  struct backend be;
+  const char *name;
+  uint16_t eflags;              /* NBD_FLAG_* transmission flags */
+  bool read_only;
+  bool split_replies;
+  bool verbose;
+};
+
+extern void export_init (struct export *ex, const struct config *cfg);
+
+/* ---- one client connection (conn.c, handshake.c, transmit.c, reply.c) ---- */
+
+#define CONN_RBUF_SIZE 4096
+
+struct conn {
+  int fd;
+  struct export *ex;            /* shared by all connections */
+  unsigned id;
+  bool structured;              /* NBD_OPT_STRUCTURED_REPLY agreed */
+  bool no_zeroes;               /* client set NBD_FLAG_C_NO_ZEROES */
+  uint8_t *buf;                 /* NBD_MAX_PAYLOAD bytes, allocated lazily */
+  /* Bytes received ahead of need: pipelined request headers. */
+  size_t rpos, rlen;
+  uint8_t rbuf[CONN_RBUF_SIZE];
+};
+
+/* Read exactly LEN bytes, first from what rbuf holds.  0 or -1/errno. */
+extern int conn_recv (struct conn *c, void *dst, size_t len);
+/* Read and throw away LEN bytes in bounded chunks. */
+extern int conn_discard (struct conn *c, uint64_t len);
+/* The payload buffer, allocated at first need.  NULL on ENOMEM. */
+extern uint8_t *conn_buffer (struct conn *c);
+
+/* Serve one connection from greeting to disconnect; closes the fd. */
+extern void conn_serve (struct conn *c);
+
+/* Option haggling.  Returns 1 to go on to transmission, 0 when the client
+ * left cleanly, -1 on a protocol or I/O error (already logged if verbose).
+ */
+extern int handshake (struct conn *c);
+
+/* The transmission phase until DISC or disconnect. */
+extern void transmit (struct conn *c);
+
+/* Replies.  All return 0 or -1 with errno set. */
+extern int reply_simple (struct conn *c, uint64_t cookie, uint32_t error);
+extern int reply_error (struct conn *c, uint64_t cookie, uint32_t error);
+extern int reply_read (struct conn *c, uint64_t cookie, uint64_t off,
+                       const void *data, uint32_t len);
+
+/* Log a printf-style line to stderr when -v was given. */
+extern void conn_log (const struct conn *c, const char *fmt, ...)
+  __attribute__((format (printf, 2, 3)));
+
+/* ---- listening and serving (listen.c, accept.c, captive.c) ---- */
+
+struct listener {
+  int fd;
+  char *unix_path;              /* to unlink on exit, or NULL */
+  char *tmpdir;                 /* `-U -`: directory to remove, or NULL */
+  char port[16];                /* TCP: the port actually bound */
+  char *uri;
+};
+
+extern int listener_open (struct listener *l, const struct config *cfg);
+extern void listener_close (struct listener *l);
+
+/* Accept connections until a signal or the captive command ends.
+ * Returns the exit status for the process.
+ */
+extern int serve_forever (const struct listener *l, struct export *ex,
+                          const struct config *cfg);
+
+/* Start CMD via /bin/sh -c with $uri etc. set.  Returns the pid or -1. */
+extern pid_t captive_start (const char *cmd, const struct listener *l);
+
+#endif /* SOCKBOOST_SBNBD_SERVER_H */
