@@ -82,11 +82,12 @@ main (int argc, char **argv)
     listener_close (&l);
     exit (1);
   }
+  /* The URI first: whoever sees the pidfile may read it at once. */
+  announce (&l, &cfg);
   if (cfg.pidfile != NULL && write_pidfile (cfg.pidfile) == -1) {
     listener_close (&l);
     exit (1);
   }
-  announce (&l, &cfg);
   status = serve_forever (&l, &ex, &cfg);
   listener_close (&l);
   if (cfg.pidfile != NULL)
