@@ -49,7 +49,7 @@ sbnbd_start () {
   pid=$!
   cleanup_push "sbnbd_stop $pid"
   until [ -s "$NBD_PIDFILE" ]; do
-    if ! kill -0 "$pid" 2>/dev/null; then
+    if ! sbnbd_alive "$pid"; then
       echo "sbnbd-server exited before listening; its log:" >&2
       cat "$NBD_LOG" >&2
       return 1
@@ -64,13 +64,21 @@ sbnbd_start () {
   NBD_URI=$(head -n 1 "$base.uri")
 }
 
+# Is PID running?  (kill -0 also succeeds on a zombie not yet reaped.)
+sbnbd_alive () {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  stat=${stat##*) }
+  [ "${stat%% *}" != Z ]
+}
+
 # Stop server PID: SIGTERM, up to 10 s to exit, then SIGKILL.  Returns
 # the server's exit status (after SIGTERM a clean server returns 0).
 sbnbd_stop () {
   local pid=$1 deadline=$((SECONDS + 10)) status
-  kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return; }
+  sbnbd_alive "$pid" || { wait "$pid" 2>/dev/null; return; }
   kill -TERM "$pid" 2>/dev/null
-  while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $deadline ]; do
+  while sbnbd_alive "$pid" && [ $SECONDS -lt $deadline ]; do
     sleep 0.02
   done
   kill -KILL "$pid" 2>/dev/null
