@@ -462,8 +462,13 @@ gather (struct ctx *c, const uint8_t *p, size_t n)
   memcpy (d->hdr + from, p, k);
   d->have = (uint8_t) (from + k);
   c->off = check_bytes (d, from, d->have);
-  if (!c->off && d->kind == K_GREETING && from < 8 && d->have >= 8 && c->w)
-    c->off = claim_role (c);
+  /* NBDMAGIC alone decides the role, whatever follows it. */
+  if (d->kind == K_GREETING && from < 8 && d->have >= 8 && c->w &&
+      c->off != SB_FRAMING_OFF_NOT_NBD) {
+    uint8_t off = claim_role (c);
+    if (!c->off)
+      c->off = off;
+  }
   while (!c->off && d->need != 0 && d->have == d->need)
     c->off = header_done (c);
   return k;

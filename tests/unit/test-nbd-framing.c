@@ -1,0 +1,831 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests for the NBD stream framing tracker, both roles. */
+#include <endian.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "tap.h"
+#include "nbd-protocol.h"
+#include "nbd-framing.h"
+
+/* ---- Building byte streams from the wire structs ---- */
+
+struct bytes {
+  uint8_t b[1 << 16];
+  size_t n;
+};
+
+static void
+put (struct bytes *s, const void *p, size_t n)
+{
+  memcpy (s->b + s->n, p, n);
+  s->n += n;
+}
+
+static void
+put_fill (struct bytes *s, size_t n, uint8_t byte)
+{
+  memset (s->b + s->n, byte, n);
+  s->n += n;
+}
+
+static void
+put_greeting (struct bytes *s, uint16_t gflags)
+{
+  struct nbd_new_handshake h = {
+    htobe64 (NBD_MAGIC), htobe64 (NBD_IHAVEOPT), htobe16 (gflags)
+  };
+  put (s, &h, sizeof h);
+}
+
+static void
+put_u32 (struct bytes *s, uint32_t v)
+{
+  v = htobe32 (v);
+  put (s, &v, sizeof v);
+}
+
+static void
+put_option (struct bytes *s, uint32_t option, uint32_t len)
+{
+  struct nbd_option o = { htobe64 (NBD_IHAVEOPT), htobe32 (option),
+                          htobe32 (len) };
+  put (s, &o, sizeof o);
+}
+
+static void
+put_opt_reply (struct bytes *s, uint32_t option, uint32_t type, uint32_t len)
+{
+  struct nbd_fixed_new_option_reply r = {
+    htobe64 (NBD_REP_MAGIC), htobe32 (option), htobe32 (type), htobe32 (len)
+  };
+  put (s, &r, sizeof r);
+}
+
+static void
+put_request (struct bytes *s, uint16_t type, uint64_t cookie, uint32_t len)
+{
+  struct nbd_request r = { htobe32 (NBD_REQUEST_MAGIC), 0, htobe16 (type),
+                           htobe64 (cookie), 0, htobe32 (len) };
+  put (s, &r, sizeof r);
+}
+
+static void
+put_request_ext (struct bytes *s, uint16_t flags, uint16_t type,
+                 uint64_t cookie, uint64_t len)
+{
+  struct nbd_request_ext r = {
+    htobe32 (NBD_EXTENDED_REQUEST_MAGIC), htobe16 (flags), htobe16 (type),
+    htobe64 (cookie), 0, htobe64 (len)
+  };
+  put (s, &r, sizeof r);
+}
+
+static void
+put_simple (struct bytes *s, uint32_t error, uint64_t cookie)
+{
+  struct nbd_simple_reply r = { htobe32 (NBD_SIMPLE_REPLY_MAGIC),
+                                htobe32 (error), htobe64 (cookie) };
+  put (s, &r, sizeof r);
+}
+
+static void
+put_chunk (struct bytes *s, uint16_t flags, uint16_t type, uint64_t cookie,
+           uint32_t len)
+{
+  struct nbd_structured_reply r = {
+    htobe32 (NBD_STRUCTURED_REPLY_MAGIC), htobe16 (flags), htobe16 (type),
+    htobe64 (cookie), htobe32 (len)
+  };
+  put (s, &r, sizeof r);
+}
+
+static void
+put_ext_reply (struct bytes *s, uint16_t flags, uint16_t type,
+               uint64_t cookie, uint64_t len)
+{
+  struct nbd_extended_reply r = {
+    htobe32 (NBD_EXTENDED_REPLY_MAGIC), htobe16 (flags), htobe16 (type),
+    htobe64 (cookie), 0, htobe64 (len)
+  };
+  put (s, &r, sizeof r);
+}
+
+/* ---- Feeding one side: the same scenario runs as server and client ---- */
+
+struct side {
+  struct sb_framing f;
+  bool server;
+};
+
+static void
+sent (struct side *s, const void *p, size_t n)
+{
+  struct iovec iov = { (void *) (uintptr_t) p, n };
+  sb_framing_sent (&s->f, &iov, 1, n);
+}
+
+static void
+received (struct side *s, const void *p, size_t n)
+{
+  struct iovec iov = { (void *) (uintptr_t) p, n };
+  sb_framing_received (&s->f, &iov, 1, n);
+}
+
+static bool
+wants (const struct side *s, const void *p, size_t n)
+{
+  struct iovec iov = { (void *) (uintptr_t) p, n };
+  return sb_framing_wants_more (&s->f, &iov, 1);
+}
+
+/* Bytes the server sends / the client sends, seen from S. */
+static void
+s2c (struct side *s, const struct bytes *b)
+{
+  (s->server ? sent : received) (s, b->b, b->n);
+}
+
+static void
+c2s (struct side *s, const struct bytes *b)
+{
+  (s->server ? received : sent) (s, b->b, b->n);
+}
+
+static void
+fresh (struct side *s, bool server)
+{
+  memset (s, 0, sizeof *s);
+  s->server = server;
+}
+
+static const char *
+who (const struct side *s)
+{
+  return s->server ? "server" : "client";
+}
+
+/* Greeting and client flags, both with NO_ZEROES when asked. */
+static void
+open_handshake (struct side *s, bool no_zeroes)
+{
+  static struct bytes b;
+  uint16_t z = no_zeroes ? NBD_FLAG_NO_ZEROES : 0;
+
+  b.n = 0;
+  put_greeting (&b, NBD_FLAG_FIXED_NEWSTYLE | z);
+  s2c (s, &b);
+  b.n = 0;
+  put_u32 (&b, NBD_FLAG_C_FIXED_NEWSTYLE | z);
+  c2s (s, &b);
+}
+
+/* One option without data and its ACK (or error with a message). */
+static void
+haggle (struct side *s, uint32_t option, uint32_t reply)
+{
+  static struct bytes b;
+
+  b.n = 0;
+  put_option (&b, option, 0);
+  c2s (s, &b);
+  b.n = 0;
+  put_opt_reply (&b, option, reply, reply == NBD_REP_ACK ? 0 : 5);
+  if (reply != NBD_REP_ACK)
+    put (&b, "nope!", 5);
+  s2c (s, &b);
+}
+
+/* NBD_OPT_GO for the default export, one NBD_INFO_EXPORT, then ACK. */
+static void
+finish_go (struct side *s)
+{
+  static struct bytes b;
+  struct nbd_fixed_new_option_reply_info_export info = {
+    htobe16 (NBD_INFO_EXPORT), htobe64 (1 << 20), 0
+  };
+
+  b.n = 0;
+  put_option (&b, NBD_OPT_GO, 6);
+  put_fill (&b, 6, 0);            /* empty name, no info requests */
+  c2s (s, &b);
+  b.n = 0;
+  put_opt_reply (&b, NBD_OPT_GO, NBD_REP_INFO, sizeof info);
+  put (&b, &info, sizeof info);
+  s2c (s, &b);
+  b.n = 0;
+  put_opt_reply (&b, NBD_OPT_GO, NBD_REP_ACK, 0);
+  s2c (s, &b);
+}
+
+static void
+handshake_go (struct side *s, bool structured, bool extended)
+{
+  open_handshake (s, true);
+  haggle (s, NBD_OPT_LIST_META_CONTEXT, NBD_REP_ERR_UNSUP);
+  if (extended)
+    haggle (s, NBD_OPT_EXTENDED_HEADERS, NBD_REP_ACK);
+  if (structured)
+    haggle (s, NBD_OPT_STRUCTURED_REPLY, NBD_REP_ACK);
+  finish_go (s);
+}
+
+#define ON(s) (!sb_framing_is_off (&(s)->f))
+
+/* ---- Handshakes ---- */
+
+static void
+test_go_handshakes (void)
+{
+  static const char *const names[] = { "simple", "structured", "extended" };
+  struct side s;
+  int server, variant;
+
+  for (server = 0; server <= 1; server++)
+    for (variant = 0; variant < 3; variant++) {
+      fresh (&s, server);
+      handshake_go (&s, variant >= 1, variant == 2);
+      TAP_OK (ON (&s) && sb_framing_role (&s.f) ==
+              (server ? SB_FRAMING_ROLE_SERVER : SB_FRAMING_ROLE_CLIENT) &&
+              sb_framing_nbd_seen (&s.f) &&
+              strcmp (sb_framing_off_reason (&s.f), "") == 0,
+              "%s: GO handshake (%s) leaves it on, role known, NBD seen",
+              who (&s), names[variant]);
+    }
+}
+
+static void
+test_roles_and_nbd_seen (void)
+{
+  static struct bytes b;
+  struct side s;
+
+  fresh (&s, false);
+  TAP_OK (sb_framing_role (&s.f) == SB_FRAMING_ROLE_UNKNOWN &&
+          !sb_framing_nbd_seen (&s.f), "fresh: role unknown, no NBD seen");
+  b.n = 0;
+  put_greeting (&b, NBD_FLAG_FIXED_NEWSTYLE);
+  received (&s, b.b, 7);
+  TAP_OK (sb_framing_role (&s.f) == SB_FRAMING_ROLE_UNKNOWN && ON (&s),
+          "7 bytes of NBDMAGIC received: role still unknown");
+  received (&s, b.b + 7, b.n - 7);
+  TAP_OK (sb_framing_role (&s.f) == SB_FRAMING_ROLE_CLIENT &&
+          !sb_framing_nbd_seen (&s.f),
+          "NBDMAGIC received: client, but it has not spoken NBD yet");
+  b.n = 0;
+  put_u32 (&b, NBD_FLAG_C_FIXED_NEWSTYLE);
+  put_option (&b, NBD_OPT_GO, 6);
+  sent (&s, b.b, 4);
+  TAP_OK (!sb_framing_nbd_seen (&s.f), "client flags alone are not NBD");
+  sent (&s, b.b + 4, b.n - 4);
+  TAP_OK (sb_framing_nbd_seen (&s.f) && ON (&s),
+          "client sent IHAVEOPT: NBD seen");
+
+  fresh (&s, true);
+  b.n = 0;
+  put_greeting (&b, NBD_FLAG_FIXED_NEWSTYLE);
+  sent (&s, b.b, 8);
+  TAP_OK (sb_framing_role (&s.f) == SB_FRAMING_ROLE_SERVER &&
+          sb_framing_nbd_seen (&s.f), "server sent NBDMAGIC: NBD seen");
+}
+
+/* Finish of EXPORT_NAME: 124 zeroes unless both sides said NO_ZEROES. */
+static void
+test_export_name (void)
+{
+  static struct bytes b;
+  struct nbd_new_handshake_finish fin = { htobe64 (1 << 20), 0 };
+  struct side s;
+  int server, nz;
+
+  for (server = 0; server <= 1; server++)
+    for (nz = 0; nz <= 1; nz++) {
+      fresh (&s, server);
+      open_handshake (&s, nz);
+      b.n = 0;
+      put_option (&b, NBD_OPT_EXPORT_NAME, 3);
+      put (&b, "foo", 3);
+      c2s (&s, &b);
+      b.n = 0;
+      put (&b, &fin, sizeof fin);
+      TAP_OK (!server || wants (&s, b.b, b.n) == !nz,
+              "%s: finish header alone wants more iff zeroes follow (%s)",
+              who (&s), nz ? "no zeroes" : "zeroes");
+      if (!nz)
+        put_fill (&b, NBD_EXPORT_NAME_ZEROES, 0);
+      s2c (&s, &b);
+      b.n = 0;
+      put_request (&b, NBD_CMD_WRITE, 1, 512);
+      put_fill (&b, 512, 0xee);
+      c2s (&s, &b);
+      b.n = 0;
+      put_simple (&b, 0, 1);
+      s2c (&s, &b);
+      TAP_OK (ON (&s), "%s: EXPORT_NAME (%s), then a WRITE and its reply",
+              who (&s), nz ? "no zeroes" : "zeroes");
+    }
+}
+
+static void
+test_handshake_surprises (void)
+{
+  static struct bytes b;
+  struct side s;
+
+  fresh (&s, true);
+  b.n = 0;
+  put (&b, "NBDMAGIC\0\0\x42\x02\x81\x86\x12\x53", 16);
+  sent (&s, b.b, b.n);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_OLDSTYLE &&
+          sb_framing_nbd_seen (&s.f), "oldstyle greeting: off, NBD seen");
+
+  fresh (&s, true);
+  received (&s, "N", 1);
+  b.n = 0;
+  put_greeting (&b, NBD_FLAG_FIXED_NEWSTYLE);
+  sent (&s, b.b, b.n);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_BOTH_SPOKE,
+          "bytes received before the greeting went out: off");
+
+  fresh (&s, true);
+  b.n = 0;
+  put_greeting (&b, NBD_FLAG_FIXED_NEWSTYLE);
+  sent (&s, b.b, b.n);
+  b.n = 0;
+  put_u32 (&b, 0x100);
+  received (&s, b.b, b.n);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_CLIENT_FLAGS,
+          "unknown client flags: off");
+
+  fresh (&s, false);
+  open_handshake (&s, false);
+  haggle (&s, NBD_OPT_STARTTLS, NBD_REP_ACK);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_STARTTLS,
+          "STARTTLS acked: off, the rest is TLS");
+
+  fresh (&s, false);
+  open_handshake (&s, false);
+  b.n = 0;
+  put_opt_reply (&b, NBD_OPT_GO, NBD_REP_ACK, 4);
+  received (&s, b.b, b.n);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_BAD_LENGTH,
+          "an ACK with data: off");
+
+  fresh (&s, true);
+  open_handshake (&s, false);
+  b.n = 0;
+  put_option (&b, NBD_OPT_GO, UINT32_C (0x7fffffff));
+  received (&s, b.b, b.n);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_BAD_LENGTH,
+          "a 2 GiB option: off");
+}
+
+/* ---- Transmission: the client's requests ---- */
+
+static void
+test_write_split (void)
+{
+  static struct bytes b;
+  struct side s;
+  struct iovec iov[2];
+
+  fresh (&s, false);
+  handshake_go (&s, true, false);
+  b.n = 0;
+  put_request (&b, NBD_CMD_WRITE, 42, 4096);
+  put_fill (&b, 4096, 0xab);
+  TAP_OK (wants (&s, b.b, sizeof (struct nbd_request)),
+          "WRITE header alone: wants more");
+  TAP_OK (!wants (&s, b.b, b.n), "WRITE header and payload in one: no");
+  iov[0] = (struct iovec) { b.b, sizeof (struct nbd_request) };
+  iov[1] = (struct iovec) { b.b + iov[0].iov_len, 4096 };
+  TAP_OK (!sb_framing_wants_more (&s.f, iov, 2),
+          "header and payload in two iovecs: no");
+  iov[1].iov_len = 4095;
+  TAP_OK (sb_framing_wants_more (&s.f, iov, 2),
+          "header and all but one payload byte: wants more");
+
+  sent (&s, b.b, sizeof (struct nbd_request));
+  TAP_OK (wants (&s, b.b + 28, 100), "after the header, part payload: more");
+  TAP_OK (!wants (&s, b.b + 28, 4096), "the rest of the payload: no");
+  TAP_OK (wants (&s, NULL, 0), "an empty send after the header: inside");
+  sent (&s, b.b + 28, 4096);
+  TAP_OK (ON (&s) && !wants (&s, NULL, 0), "payload done: at a boundary");
+}
+
+static void
+test_partial_writes (void)
+{
+  static struct bytes b;
+  struct side s;
+  struct iovec iov[3];
+
+  fresh (&s, false);
+  handshake_go (&s, false, false);
+  b.n = 0;
+  put_request (&b, NBD_CMD_WRITE, 1, 1000);
+  put_fill (&b, 1000, 0x25);
+  iov[0] = (struct iovec) { b.b, 10 };
+  iov[1] = (struct iovec) { b.b + 10, 400 };
+  iov[2] = (struct iovec) { b.b + 410, b.n - 410 };
+  sb_framing_sent (&s.f, iov, 3, 10);
+  TAP_OK (wants (&s, b.b + 10, 18), "partial write of 10: rest of the header"
+          " alone wants more");
+  sb_framing_sent (&s.f, iov + 1, 2, 300);
+  TAP_OK (!wants (&s, b.b + 310, b.n - 310) &&
+          wants (&s, b.b + 310, b.n - 311),
+          "partial write of 300 more: the rest completes it, one short not");
+  iov[0] = (struct iovec) { b.b + 310, b.n - 310 };
+  sb_framing_sent (&s.f, iov, 1, b.n - 310);
+  TAP_OK (ON (&s) && !wants (&s, NULL, 0), "the rest went: boundary");
+}
+
+static void
+test_byte_by_byte (void)
+{
+  static struct bytes b;
+  struct side s;
+  size_t i;
+  bool ok = true;
+
+  fresh (&s, false);
+  handshake_go (&s, false, false);
+  b.n = 0;
+  put_request (&b, NBD_CMD_WRITE, 1, 3);
+  put (&b, "abc", 3);
+  put_request (&b, NBD_CMD_FLUSH, 2, 0);
+  for (i = 0; i < b.n; i++) {
+    bool inside = i + 1 != 31 && i + 1 != b.n;
+    ok &= wants (&s, b.b + i, 1) == inside;
+    sent (&s, b.b + i, 1);
+  }
+  TAP_OK (ok && ON (&s), "requests sent byte by byte: wants more exactly "
+          "inside messages");
+
+  b.n = 0;
+  put_simple (&b, 0, 1);
+  put_simple (&b, 0, 2);
+  for (i = 0; i < b.n; i++)
+    received (&s, b.b + i, 1);
+  b.n = 0;
+  put_request (&b, NBD_CMD_WRITE, 3, 8);
+  TAP_OK (ON (&s) && wants (&s, b.b, b.n),
+          "replies received byte by byte: still in step");
+}
+
+static void
+test_several_in_one (void)
+{
+  static struct bytes b;
+  struct side s;
+  int i;
+
+  fresh (&s, false);
+  handshake_go (&s, false, false);
+  b.n = 0;
+  for (i = 0; i < 3; i++) {
+    put_request (&b, NBD_CMD_WRITE, i, 100);
+    put_fill (&b, 100, 0x67);
+  }
+  put_request (&b, NBD_CMD_READ, 10, 512);
+  put_request (&b, NBD_CMD_TRIM, 11, UINT32_C (0xfffff000));
+  TAP_OK (!wants (&s, b.b, b.n), "3 WRITEs, a READ, a big TRIM: no more");
+  put_request (&b, NBD_CMD_WRITE, 12, 100);
+  TAP_OK (wants (&s, b.b, b.n), "and a 4th WRITE header: wants more");
+  sent (&s, b.b, b.n);
+  TAP_OK (ON (&s) && s.f.ncookies == 1, "all tracked, one READ in flight");
+}
+
+/* Payload bytes that look like headers are payload. */
+static void
+test_magic_in_payload (void)
+{
+  static struct bytes b, p;
+  struct side s;
+  int i;
+
+  p.n = 0;
+  for (i = 0; i < 20; i++) {
+    put_request (&p, NBD_CMD_WRITE, 99, 1 << 20);
+    put_simple (&p, 0, 99);
+    put_greeting (&p, 0);
+  }
+  fresh (&s, true);
+  handshake_go (&s, false, false);
+  b.n = 0;
+  put_request (&b, NBD_CMD_WRITE, 5, p.n);
+  put (&b, p.b, p.n);
+  put_request (&b, NBD_CMD_READ, 6, p.n);
+  received (&s, b.b, b.n);
+  b.n = 0;
+  put_simple (&b, 0, 5);
+  TAP_OK (ON (&s) && !wants (&s, b.b, b.n),
+          "server: WRITE payload full of magics, then its reply: boundary");
+  put_simple (&b, 0, 6);
+  put (&b, p.b, p.n - 1);
+  TAP_OK (wants (&s, b.b, b.n), "READ reply full of magics, one byte short");
+  put (&b, p.b + p.n - 1, 1);
+  TAP_OK (!wants (&s, b.b, b.n), "and with its last byte: boundary");
+  sent (&s, b.b, b.n);
+  TAP_OK (ON (&s) && s.f.ncookies == 0, "all sent, nothing in flight");
+}
+
+/* ---- Transmission: the server's replies ---- */
+
+static void
+test_simple_read_reply (void)
+{
+  static struct bytes b;
+  struct side s;
+
+  fresh (&s, true);
+  handshake_go (&s, false, false);
+  b.n = 0;
+  put_request (&b, NBD_CMD_READ, 7, 4096);
+  put_request (&b, NBD_CMD_READ, 8, 512);
+  put_request (&b, NBD_CMD_FLUSH, 9, 0);
+  received (&s, b.b, b.n);
+  b.n = 0;
+  put_simple (&b, 0, 7);
+  TAP_OK (wants (&s, b.b, b.n), "READ reply header alone: wants more");
+  sent (&s, b.b, b.n);
+  b.n = 0;
+  put_fill (&b, 4096, 1);
+  TAP_OK (!wants (&s, b.b, b.n), "its 4096 bytes complete it");
+  sent (&s, b.b, b.n);
+  b.n = 0;
+  put_simple (&b, NBD_EIO, 8);
+  TAP_OK (!wants (&s, b.b, b.n), "READ reply with an error: no payload");
+  sent (&s, b.b, b.n);
+  b.n = 0;
+  put_simple (&b, 0, 9);
+  TAP_OK (!wants (&s, b.b, b.n), "FLUSH reply: no payload");
+  put_simple (&b, 0, 8);
+  TAP_OK (!wants (&s, b.b, b.n), "the failed READ's cookie is forgotten");
+  sent (&s, b.b, b.n);
+  TAP_OK (ON (&s) && s.f.ncookies == 0, "server: no READ left in flight");
+}
+
+static void
+test_client_receives_read (void)
+{
+  static struct bytes b;
+  struct side s;
+
+  fresh (&s, false);
+  handshake_go (&s, false, false);
+  b.n = 0;
+  put_request (&b, NBD_CMD_READ, 1, 1000);
+  sent (&s, b.b, b.n);
+  b.n = 0;
+  put_simple (&b, 0, 1);
+  put_fill (&b, 1000, 0x67);      /* the simple reply magic's first byte */
+  put_simple (&b, 0, 1);
+  received (&s, b.b, 10);
+  received (&s, b.b + 10, 500);
+  received (&s, b.b + 510, b.n - 510);
+  TAP_OK (ON (&s) && s.f.ncookies == 0,
+          "client: READ reply in 3 reads, then a stray reply, in step");
+}
+
+static void
+test_structured (void)
+{
+  static struct bytes b;
+  struct side s;
+  struct nbd_structured_reply_offset_data od = { htobe64 (0) };
+
+  fresh (&s, true);
+  handshake_go (&s, true, false);
+  b.n = 0;
+  put_request (&b, NBD_CMD_READ, 3, 8192);
+  received (&s, b.b, b.n);
+  b.n = 0;
+  put_chunk (&b, 0, NBD_REPLY_TYPE_OFFSET_DATA, 3, sizeof od + 4096);
+  put (&b, &od, sizeof od);
+  TAP_OK (wants (&s, b.b, b.n), "data chunk header and offset: more");
+  put_fill (&b, 4096, 0x66);
+  TAP_OK (!wants (&s, b.b, b.n), "data chunk with its data: no");
+  sent (&s, b.b, b.n);
+  TAP_OK (s.f.ncookies == 1, "a chunk without DONE keeps the READ");
+  b.n = 0;
+  put_chunk (&b, NBD_REPLY_FLAG_DONE, NBD_REPLY_TYPE_NONE, 3, 0);
+  TAP_OK (!wants (&s, b.b, b.n), "DONE chunk with no payload: no");
+  sent (&s, b.b, b.n);
+  TAP_OK (ON (&s) && s.f.ncookies == 0, "DONE ends the READ");
+
+  fresh (&s, true);
+  handshake_go (&s, false, false);
+  b.n = 0;
+  put_chunk (&b, NBD_REPLY_FLAG_DONE, NBD_REPLY_TYPE_NONE, 3, 0);
+  sent (&s, b.b, b.n);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_NOT_NEGOTIATED,
+          "a structured chunk never negotiated: off");
+}
+
+static void
+test_extended (void)
+{
+  static struct bytes b;
+  struct side s;
+  int server;
+
+  for (server = 0; server <= 1; server++) {
+    fresh (&s, server);
+    handshake_go (&s, false, true);
+    b.n = 0;
+    put_request_ext (&b, 0, NBD_CMD_WRITE, 1, 2000);
+    TAP_OK (server || wants (&s, b.b, b.n),
+            "%s: extended WRITE header alone wants more", who (&s));
+    put_fill (&b, 2000, 0x21);
+    put_request_ext (&b, 0, NBD_CMD_READ, 2, 3000);
+    put_request_ext (&b, NBD_CMD_FLAG_PAYLOAD_LEN, NBD_CMD_BLOCK_STATUS,
+                     3, 16);
+    TAP_OK (server || wants (&s, b.b, b.n),
+            "%s: BLOCK_STATUS with PAYLOAD_LEN has a payload", who (&s));
+    put_fill (&b, 16, 0);
+    c2s (&s, &b);
+    b.n = 0;
+    put_ext_reply (&b, 0, NBD_REPLY_TYPE_OFFSET_DATA, 2, 8 + 3000);
+    TAP_OK (!server || wants (&s, b.b, b.n),
+            "%s: extended reply header alone wants more", who (&s));
+    put_fill (&b, 8 + 3000, 0x6e);
+    put_ext_reply (&b, NBD_REPLY_FLAG_DONE, NBD_REPLY_TYPE_NONE, 2, 0);
+    put_ext_reply (&b, NBD_REPLY_FLAG_DONE, NBD_REPLY_TYPE_NONE, 1, 0);
+    TAP_OK (!server || !wants (&s, b.b, b.n),
+            "%s: extended replies complete", who (&s));
+    s2c (&s, &b);
+    TAP_OK (ON (&s) && s.f.ncookies == 0, "%s: extended traffic in step",
+            who (&s));
+    b.n = 0;
+    put_request (&b, NBD_CMD_FLUSH, 4, 0);
+    c2s (&s, &b);
+    TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_BAD_MAGIC,
+            "%s: a compact request after extended headers: off", who (&s));
+  }
+}
+
+/* ---- Surprises in transmission ---- */
+
+static void
+test_cookie_table (void)
+{
+  static struct bytes b;
+  struct side s;
+  int i;
+
+  fresh (&s, false);
+  handshake_go (&s, false, false);
+  b.n = 0;
+  for (i = 0; i < SB_FRAMING_COOKIES; i++)
+    put_request (&b, NBD_CMD_READ, 1000 + i, 512);
+  sent (&s, b.b, b.n);
+  TAP_OK (ON (&s) && s.f.ncookies == SB_FRAMING_COOKIES,
+          "%d READs in flight: still on", SB_FRAMING_COOKIES);
+  b.n = 0;
+  put_request (&b, NBD_CMD_READ, 5, 512);
+  TAP_OK (!wants (&s, b.b, b.n), "one more READ header: no payload, no");
+  sent (&s, b.b, b.n);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_COOKIES_FULL &&
+          strlen (sb_framing_off_reason (&s.f)) > 0,
+          "one more: off, with a reason");
+  b.n = 0;
+  put_request (&b, NBD_CMD_WRITE, 6, 512);
+  TAP_OK (!wants (&s, b.b, b.n), "off: never wants more");
+
+  fresh (&s, false);
+  handshake_go (&s, false, false);
+  b.n = 0;
+  put_request (&b, NBD_CMD_READ, 5, 512);
+  put_request (&b, NBD_CMD_READ, 5, 512);
+  sent (&s, b.b, b.n);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_DUP_COOKIE,
+          "a READ cookie twice in flight: off");
+}
+
+static void
+test_transmission_surprises (void)
+{
+  static struct bytes b;
+  struct side s;
+
+  fresh (&s, true);
+  handshake_go (&s, false, false);
+  b.n = 0;
+  put_request (&b, NBD_CMD_WRITE, 1, (uint32_t) (5 * NBD_MAX_PAYLOAD));
+  received (&s, b.b, b.n);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_BAD_LENGTH,
+          "a 160 MiB WRITE: off");
+
+  fresh (&s, false);
+  handshake_go (&s, false, false);
+  received (&s, "\x67\x44\x66\x99", 4);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_BAD_MAGIC,
+          "a reply magic one bit off: off");
+
+  fresh (&s, false);
+  handshake_go (&s, false, false);
+  b.n = 0;
+  put_request (&b, NBD_CMD_DISC, 1, 0);
+  put_request (&b, NBD_CMD_FLUSH, 2, 0);
+  sent (&s, b.b, b.n);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_AFTER_DISC,
+          "a request after NBD_CMD_DISC: off");
+
+  fresh (&s, false);
+  handshake_go (&s, false, false);
+  b.n = 0;
+  put_request (&b, NBD_CMD_WRITE, 1, 64);
+  put_fill (&b, 60, 0);
+  sent (&s, b.b, b.n);
+  b.n = 0;
+  put_request (&b, NBD_CMD_WRITE, 2, 64);
+  sent (&s, b.b, b.n);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_BAD_MAGIC,
+          "a payload 4 bytes short shifts the next header: off");
+}
+
+/* ---- Not NBD at all ---- */
+
+static void
+test_not_nbd (void)
+{
+  static const char http[] = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+  static struct bytes b;
+  struct side s;
+
+  fresh (&s, false);
+  sent (&s, "G", 1);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_NOT_NBD &&
+          !sb_framing_nbd_seen (&s.f), "HTTP client: off at the first byte");
+  TAP_OK (!wants (&s, http, sizeof http - 1), "HTTP client: never more");
+
+  fresh (&s, true);
+  received (&s, http, sizeof http - 1);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_NOT_NBD,
+          "HTTP server receiving a request: off");
+
+  fresh (&s, true);
+  b.n = 0;
+  put (&b, "hello ", 6);
+  put_greeting (&b, NBD_FLAG_FIXED_NEWSTYLE);
+  put_request (&b, NBD_CMD_WRITE, 1, 100);
+  TAP_OK (!wants (&s, b.b, b.n), "NBD magics in the middle: no more");
+  sent (&s, b.b, b.n);
+  TAP_OK (sb_framing_is_off (&s.f) && !sb_framing_nbd_seen (&s.f) &&
+          sb_framing_role (&s.f) == SB_FRAMING_ROLE_UNKNOWN,
+          "NBD magics in the middle of a stream: off, never NBD");
+
+  fresh (&s, false);
+  sent (&s, "\0\0\0\0\0\0\0\0", 8);
+  TAP_OK (sb_framing_is_off (&s.f), "zeroes: off");
+}
+
+static void
+test_wants_more_is_pure (void)
+{
+  static struct bytes b;
+  static struct side s, copy;
+
+  fresh (&s, true);
+  handshake_go (&s, true, false);
+  b.n = 0;
+  put_request (&b, NBD_CMD_READ, 1, 100);
+  received (&s, b.b, b.n);
+  memcpy (&copy, &s, sizeof s);
+  b.n = 0;
+  put_simple (&b, 0, 1);
+  put_fill (&b, 50, 0);
+  wants (&s, b.b, b.n);
+  b.n = 0;
+  put (&b, "junk", 4);
+  wants (&s, b.b, b.n);
+  TAP_OK (memcmp (&s, &copy, sizeof s) == 0, "wants_more changes nothing");
+  TAP_OK (sizeof (struct sb_framing) <= 2048,
+          "the tracker is small: %zu bytes", sizeof (struct sb_framing));
+}
+
+int
+main (void)
+{
+  test_go_handshakes ();
+  test_roles_and_nbd_seen ();
+  test_export_name ();
+  test_handshake_surprises ();
+  test_write_split ();
+  test_partial_writes ();
+  test_byte_by_byte ();
+  test_several_in_one ();
+  test_magic_in_payload ();
+  test_simple_read_reply ();
+  test_client_receives_read ();
+  test_structured ();
+  test_extended ();
+  test_cookie_table ();
+  test_transmission_surprises ();
+  test_not_nbd ();
+  test_wants_more_is_pure ();
+  return tap_done ();
+}
