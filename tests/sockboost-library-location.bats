@@ -63,3 +63,14 @@ fake_install () {
   assert_failure 1
   assert_output --partial "contains ':' or a blank"
 }
+
+@test "installed, doctor runs the probe from PKGLIBDIR" {
+  requires ss
+  unset SOCKBOOST_LIBRARY
+  fake_install
+  cp "$SB_BUILD/tools/sb-probe" "$BATS_TEST_TMPDIR/prefix/lib/sockboost/"
+  run "$BATS_TEST_TMPDIR/prefix/bin/sockboost" doctor
+  assert_success
+  assert_output --partial "library                $BATS_TEST_TMPDIR/prefix/lib/sockboost/libsockboost.so"
+  assert_output --partial "PASS: tb $BOOSTED_TB"
+}
