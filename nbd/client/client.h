@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/* sbnbd-client: the pieces shared between its files. */
+#ifndef SOCKBOOST_SBNBD_CLIENT_H
+#define SOCKBOOST_SBNBD_CLIENT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nbd-uri.h"
+
+#define PROGRAM "sbnbd-client"
+
+#define DEFAULT_REQUEST_SIZE (2 * 1024 * 1024)
+#define DEFAULT_QUEUE_DEPTH 4
+#define MAX_QUEUE_DEPTH 64
+#define MAX_CONNECTIONS 16
+
+/* ---- command line (cmdline.c) ---- */
+
+enum operation { OP_INFO, OP_READ, OP_WRITE, OP_VERIFY };
+enum source { SRC_FILE, SRC_PATTERN, SRC_ZERO };
+
+struct options {
+  enum operation op;
+  const char *uri;
+  const char *path;             /* read: FILE, "-" or NULL; write: FILE */
+  enum source source;           /* write only */
+  uint32_t request_size;
+  unsigned queue_depth;
+  unsigned connections;
+  uint64_t offset;
+  uint64_t length;              /* 0 with !have_length: to the end */
+  bool have_length;
+  bool progress, json, flush, quiet;
+  bool nodelay;                 /* false after --no-nodelay */
+  bool split_writes;
+  bool structured;              /* false after --no-structured */
+};
+
+/* Fill O from ARGV.  Exits 2 with a message on bad usage, 0 after
+ * --help or --version.
+ */
+extern void options_parse (struct options *o, int argc, char **argv);
+
+/* ---- errors (report.c) ---- */
+
+/* Print "sbnbd-client: MESSAGE" to stderr. */
+extern void report_error (const char *fmt, ...)
+  __attribute__((format (printf, 1, 2)));
+/* Name and description of an NBD error number, e.g. "EIO (I/O error)". */
+extern const char *nbd_error_name (uint32_t error);
+
+/* ---- connecting and negotiating (connect.c, handshake.c) ---- */
+
+/* Open a connected socket for URI.  Returns the fd, or -1 after printing
+ * why.  TCP sockets get TCP_NODELAY when NODELAY is set.
+ */
+extern int client_connect (const struct sb_nbd_uri *uri, bool nodelay);
+
+struct export_info {
+  uint64_t size;
+  uint16_t eflags;              /* NBD_FLAG_* transmission flags */
+  bool structured;              /* structured replies agreed */
+  bool used_go;                 /* NBD_OPT_GO, not the EXPORT_NAME fallback */
+  bool have_block_size;
+  uint32_t min_block, pref_block, max_block;
+};
+
+/* Negotiate export NAME on FD.  Returns 0, or -1 after printing why. */
+extern int handshake (int fd, const char *name, bool want_structured,
+                      struct export_info *info);
+
+/* Print what `info` shows, as text or one JSON object, on stdout. */
+extern void info_print (const char *name, const struct export_info *info,
+                        bool json);
+
+/* ---- the transfer (job.c, conn.c, request.c, reply.c, data.c) ---- */
+
+enum sink { SINK_DISCARD, SINK_FILE, SINK_STREAM, SINK_VERIFY };
+
+struct job {
+  const struct options *opt;
+  struct export_info info;
+  enum sink sink;               /* read and verify */
+  int file_fd;                  /* read FILE, write FILE or stdout; else -1 */
+  bool ordered;                 /* data must leave in offset order */
+  uint32_t request_size;
+  unsigned connections;
+  uint64_t start, end;          /* the byte range transferred */
+  int *fds;                     /* one socket per connection */
+
+  _Atomic uint64_t next;        /* next offset to hand out */
+  _Atomic uint64_t bytes_done;
+  _Atomic uint64_t requests;
+  _Atomic uint64_t first_mismatch; /* lowest bad offset, UINT64_MAX if none */
+  atomic_bool failed;
+};
+
+enum slot_state { SLOT_FREE, SLOT_BUSY, SLOT_DONE };
+
+struct slot {
+  uint8_t *buf;                 /* request_size bytes, allocated once */
+  const void *payload;          /* WRITE: the data to send */
+  uint64_t offset;
+  uint32_t len;
+  uint32_t got;                 /* structured READ: bytes received so far */
+  uint32_t seq;                 /* high half of the cookie */
+  uint16_t type;                /* NBD_CMD_* */
+  enum slot_state state;
+};
+
+struct conn {
+  struct job *job;
+  int fd;
+  unsigned id;
+  struct slot *slots;
+  unsigned nslots, inflight;
+  unsigned head, tail;          /* ordered mode: oldest and next slot */
+  uint32_t seq;
+};
+
+/* Stop the whole job after printing "sbnbd-client: MESSAGE", unless
+ * another connection failed first (then stay quiet: its message is the
+ * one that matters).  Shuts every socket down so that blocked threads
+ * wake up.  Returns -1 for the caller to pass on.
+ */
+extern int job_fail (struct job *j, const char *fmt, ...)
+  __attribute__((format (printf, 2, 3)));
+
+/* Hand out the next range of at most request_size bytes.  False when
+ * there is no more work or the job failed.
+ */
+extern bool job_take (struct job *j, uint64_t *offset, uint32_t *len);
+
+/* Run the job over its connections, one thread each.  0 or -1. */
+extern int job_run (struct job *j);
+
+/* One connection's life: allocate its ring, keep queue_depth requests in
+ * flight until the range is done, flush if asked, disconnect.  0 or -1.
+ */
+extern int conn_run (struct conn *c);
+
+/* Send S's request (and its payload for a WRITE).  0 or -1 (reported). */
+extern int request_send (struct conn *c, struct slot *s);
+
+/* Read one reply or structured chunk and act on it.  *DONE is set to the
+ * slot whose request it completed, or NULL if more chunks will follow.
+ * 0, or -1 after job_fail.
+ */
+extern int reply_receive (struct conn *c, struct slot **done);
+
+/* Before sending: point a WRITE's payload at its data. */
+extern int data_prepare (struct conn *c, struct slot *s);
+/* After a READ completed: hand its data to the sink. */
+extern int data_finish (struct conn *c, struct slot *s);
+
+/* ---- output (report.c, progress.c) ---- */
+
+extern void report_summary (const struct job *j, double seconds);
+
+/* Start/stop the progress bar thread on stderr. */
+extern int progress_start (struct job *j);
+extern void progress_stop (void);
+
+#endif /* SOCKBOOST_SBNBD_CLIENT_H */

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/* One connection: a ring of queue-depth slots, each with a buffer
+ * allocated once.  Requests go out until every slot is busy; then each
+ * reply frees a slot and the next request goes out in it.  Nothing is
+ * allocated per request.
+ */
+#include <endian.h>
+#include <stdlib.h>
+
+#include "client.h"
+#include "full-io.h"
+#include "nbd-protocol.h"
+
+static int
+ring_alloc (struct conn *c)
+{
+  unsigned i;
+
+  c->nslots = c->job->opt->queue_depth;
+  c->slots = calloc (c->nslots, sizeof *c->slots);
+  if (c->slots == NULL)
+    return job_fail (c->job, "allocating %u slots: %m", c->nslots);
+  for (i = 0; i < c->nslots; i++) {
+    /* calloc: a zero job sends these buffers as they are. */
+    c->slots[i].buf = calloc (1, c->job->request_size);
+    if (c->slots[i].buf == NULL)
+      return job_fail (c->job, "allocating %u-byte buffers: %m",
+                       c->job->request_size);
+  }
+  return 0;
+}
+
+static void
+ring_free (struct conn *c)
+{
+  unsigned i;
+
+  for (i = 0; c->slots != NULL && i < c->nslots; i++)
+    free (c->slots[i].buf);
+  free (c->slots);
+  c->slots = NULL;
+}
+
+/* In ordered mode slots are used strictly in turn, so that the oldest
+ * request is always at c->head; otherwise any free slot will do.
+ */
+static struct slot *
+free_slot (struct conn *c)
+{
+  unsigned i;
+
+  if (c->job->ordered) {
+    struct slot *s = &c->slots[c->tail];
+    if (s->state != SLOT_FREE)
+      return NULL;
+    c->tail = (c->tail + 1) % c->nslots;
+    return s;
+  }
+  for (i = 0; i < c->nslots; i++)
+    if (c->slots[i].state == SLOT_FREE)
+      return &c->slots[i];
+  return NULL;
+}
+
+static int
+issue (struct conn *c, struct slot *s, uint16_t type, uint64_t offset,
+       uint32_t len)
+{
+  s->type = type;
+  s->offset = offset;
+  s->len = len;
+  s->got = 0;
+  s->seq = ++c->seq;
+  s->state = SLOT_BUSY;
+  c->inflight++;
+  if (type == NBD_CMD_WRITE && data_prepare (c, s) == -1)
+    return -1;
+  return request_send (c, s);
+}
+
+/* Keep every slot busy while there is work. */
+static int
+fill (struct conn *c)
+{
+  uint16_t type = c->job->opt->op == OP_WRITE ? NBD_CMD_WRITE : NBD_CMD_READ;
+
+  while (c->inflight < c->nslots) {
+    uint64_t offset;
+    uint32_t len;
+    struct slot *s = free_slot (c);
+
+    if (s == NULL || !job_take (c->job, &offset, &len))
+      return 0;
+    if (issue (c, s, type, offset, len) == -1)
+      return -1;
+  }
+  return 0;
+}
+
+static int
+retire (struct conn *c, struct slot *s)
+{
+  if (s->type == NBD_CMD_READ && data_finish (c, s) == -1)
+    return -1;
+  atomic_fetch_add (&c->job->bytes_done, s->len);
+  atomic_fetch_add (&c->job->requests, 1);
+  s->state = SLOT_FREE;
+  c->inflight--;
+  return 0;
+}
+
+static int
+complete (struct conn *c, struct slot *s)
+{
+  if (!c->job->ordered)
+    return retire (c, s);
+  s->state = SLOT_DONE;
+  while (c->slots[c->head].state == SLOT_DONE) {
+    if (retire (c, &c->slots[c->head]) == -1)
+      return -1;
+    c->head = (c->head + 1) % c->nslots;
+  }
+  return 0;
+}
+
+/* Wait for replies until nothing is in flight. */
+static int
+drain (struct conn *c)
+{
+  while (c->inflight > 0) {
+    struct slot *s;
+
+    if (reply_receive (c, &s) == -1)
+      return -1;
+    if (s != NULL && complete (c, s) == -1)
+      return -1;
+    if (fill (c) == -1)
+      return -1;
+  }
+  return 0;
+}
+
+/* FLUSH is not data: it goes through a slot but not through retire. */
+static int
+flush (struct conn *c)
+{
+  struct slot *s = free_slot (c);
+
+  if (issue (c, s, NBD_CMD_FLUSH, 0, 0) == -1)
+    return -1;
+  while (c->inflight > 0) {
+    struct slot *done;
+
+    if (reply_receive (c, &done) == -1)
+      return -1;
+    if (done != NULL) {
+      done->state = SLOT_FREE;
+      c->inflight--;
+    }
+  }
+  if (c->job->ordered)
+    c->head = c->tail;
+  return 0;
+}
+
+static void
+disconnect (struct conn *c)
+{
+  struct nbd_request rq = { .magic = htobe32 (NBD_REQUEST_MAGIC),
+                            .type = htobe16 (NBD_CMD_DISC) };
+
+  /* Best effort: the data is already safe and the server may be gone. */
+  sb_write_full (c->fd, &rq, sizeof rq, 0);
+}
+
+int
+conn_run (struct conn *c)
+{
+  int r = ring_alloc (c);
+
+  if (r == 0)
+    r = fill (c);
+  if (r == 0)
+    r = drain (c);
+  if (r == 0 && c->job->opt->flush &&
+      (c->job->info.eflags & NBD_FLAG_SEND_FLUSH))
+    r = flush (c);
+  if (r == 0)
+    disconnect (c);
+  ring_free (c);
+  return r;
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/* Where WRITE data comes from and where READ data goes. */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "full-io.h"
+#include "pattern.h"
+
+static int
+pread_full (int fd, void *buf, size_t len, off_t off)
+{
+  char *p = buf;
+
+  while (len > 0) {
+    ssize_t r = pread (fd, p, len, off);
+    if (r == -1 && errno == EINTR)
+      continue;
+    if (r <= 0) {
+      if (r == 0)
+        errno = ENODATA;
+      return -1;
+    }
+    p += r;
+    off += r;
+    len -= (size_t) r;
+  }
+  return 0;
+}
+
+static int
+pwrite_full (int fd, const void *buf, size_t len, off_t off)
+{
+  const char *p = buf;
+
+  while (len > 0) {
+    ssize_t r = pwrite (fd, p, len, off);
+    if (r == -1) {
+      if (errno == EINTR)
+        continue;
+      return -1;
+    }
+    p += r;
+    off += r;
+    len -= (size_t) r;
+  }
+  return 0;
+}
+
+int
+data_prepare (struct conn *c, struct slot *s)
+{
+  struct job *j = c->job;
+
+  switch (j->opt->source) {
+  case SRC_PATTERN:
+    /* Straight from the shared table: nothing is copied. */
+    s->payload = sb_pattern_at (s->offset, s->len);
+    if (s->payload == NULL)
+      return job_fail (j, "pattern table: %m");
+    return 0;
+  case SRC_ZERO:
+    /* The buffers of a zero job are allocated zeroed and never written. */
+    s->payload = s->buf;
+    return 0;
+  default:
+    s->payload = s->buf;
+    if (pread_full (j->file_fd, s->buf, s->len,
+                    (off_t) (s->offset - j->start)) == -1)
+      return job_fail (j, "reading %s at offset %llu: %s", j->opt->path,
+                       (unsigned long long) (s->offset - j->start),
+                       errno == ENODATA ? "file is shorter than expected"
+                       : strerror (errno));
+    return 0;
+  }
+}
+
+/* Keep the lowest mismatching offset seen by any connection. */
+static void
+note_mismatch (struct job *j, uint64_t offset)
+{
+  uint64_t old = atomic_load (&j->first_mismatch);
+
+  while (offset < old &&
+         !atomic_compare_exchange_weak (&j->first_mismatch, &old, offset))
+    ;
+}
+
+int
+data_finish (struct conn *c, struct slot *s)
+{
+  struct job *j = c->job;
+  int64_t bad;
+
+  switch (j->sink) {
+  case SINK_FILE:
+    if (pwrite_full (j->file_fd, s->buf, s->len,
+                     (off_t) (s->offset - j->start)) == -1)
+      return job_fail (j, "writing %s: %m", j->opt->path);
+    break;
+  case SINK_STREAM:
+    if (sb_write_full (j->file_fd, s->buf, s->len, 0) == -1)
+      return job_fail (j, "writing %s: %m",
+                       j->file_fd == 1 ? "stdout" : j->opt->path);
+    break;
+  case SINK_VERIFY:
+    bad = sb_pattern_mismatch (s->buf, s->offset, s->len);
+    if (bad >= 0)
+      note_mismatch (j, s->offset + (uint64_t) bad);
+    break;
+  case SINK_DISCARD:
+    break;
+  }
+  return 0;
+}

@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: MIT */
+/* Fixed newstyle negotiation: structured replies, then NBD_OPT_GO with a
+ * block size request, falling back to NBD_OPT_EXPORT_NAME for servers
+ * that do not know GO.  Every length the server sends is bounded before
+ * anything is read into memory.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "client.h"
+#include "full-io.h"
+#include "nbd-protocol.h"
+
+/* Longest option reply accepted: a description string plus headroom. */
+#define OPT_REPLY_MAX (NBD_MAX_STRING + 64)
+
+struct opt_reply {
+  uint32_t type;                /* NBD_REP_* */
+  uint32_t len;
+  uint8_t data[OPT_REPLY_MAX + 1]; /* +1: room to terminate a message */
+};
+
+static int
+recv_or_report (int fd, void *buf, size_t len, const char *what)
+{
+  if (sb_read_full (fd, buf, len) == 0)
+    return 0;
+  if (errno == ENODATA || errno == ECONNRESET)
+    report_error ("%s: server closed the connection", what);
+  else
+    report_error ("%s: %m", what);
+  return -1;
+}
+
+static int
+send_option (int fd, uint32_t option, const void *data, uint32_t len)
+{
+  struct nbd_option hdr = { .version = htobe64 (NBD_IHAVEOPT),
+                            .option = htobe32 (option),
+                            .optlen = htobe32 (len) };
+  struct iovec iov[2] = {
+    { .iov_base = &hdr, .iov_len = sizeof hdr },
+    { .iov_base = (void *) (uintptr_t) data, .iov_len = len },
+  };
+
+  if (sb_writev_full (fd, iov, len > 0 ? 2 : 1, 0) == -1) {
+    report_error ("sending option %u: %m", option);
+    return -1;
+  }
+  return 0;
+}
+
+static int
+recv_reply (int fd, uint32_t option, struct opt_reply *r)
+{
+  struct nbd_fixed_new_option_reply hdr;
+
+  if (recv_or_report (fd, &hdr, sizeof hdr, "reading option reply") == -1)
+    return -1;
+  if (be64toh (hdr.magic) != NBD_REP_MAGIC) {
+    report_error ("protocol error: bad option reply magic 0x%llx",
+                  (unsigned long long) be64toh (hdr.magic));
+    return -1;
+  }
+  if (be32toh (hdr.option) != option) {
+    report_error ("protocol error: reply to option %u while waiting for %u",
+                  be32toh (hdr.option), option);
+    return -1;
+  }
+  r->type = be32toh (hdr.reply);
+  r->len = be32toh (hdr.replylen);
+  if (r->len > OPT_REPLY_MAX) {
+    report_error ("protocol error: option reply of %u bytes is too long",
+                  r->len);
+    return -1;
+  }
+  return recv_or_report (fd, r->data, r->len, "reading option reply");
+}
+
+static const char *
+rep_error_name (uint32_t type)
+{
+  switch (type) {
+  case NBD_REP_ERR_UNSUP: return "unsupported";
+  case NBD_REP_ERR_POLICY: return "forbidden by policy";
+  case NBD_REP_ERR_INVALID: return "invalid request";
+  case NBD_REP_ERR_PLATFORM: return "not supported on this platform";
+  case NBD_REP_ERR_TLS_REQD: return "TLS required (not supported here)";
+  case NBD_REP_ERR_UNKNOWN: return "no such export";
+  case NBD_REP_ERR_SHUTDOWN: return "server shutting down";
+  case NBD_REP_ERR_BLOCK_SIZE_REQD: return "block size negotiation required";
+  case NBD_REP_ERR_TOO_BIG: return "request too big";
+  case NBD_REP_ERR_EXT_HEADER_REQD: return "extended headers required";
+  default: return "unknown error";
+  }
+}
+
+/* The server's error message, made safe to print. */
+static const char *
+reply_message (struct opt_reply *r)
+{
+  uint32_t i;
+
+  for (i = 0; i < r->len; i++)
+    if (r->data[i] < 0x20 || r->data[i] > 0x7e)
+      r->data[i] = '?';
+  r->data[r->len] = '\0';
+  return (const char *) r->data;
+}
+
+static int
+refused (const char *name, struct opt_reply *r)
+{
+  const char *msg = reply_message (r);
+
+  report_error ("server refused export '%s': %s (0x%x)%s%s", name,
+                rep_error_name (r->type), r->type, *msg ? ": " : "", msg);
+  return -1;
+}
+
+static int
+negotiate_structured (int fd, struct export_info *info)
+{
+  struct opt_reply r;
+
+  if (send_option (fd, NBD_OPT_STRUCTURED_REPLY, NULL, 0) == -1 ||
+      recv_reply (fd, NBD_OPT_STRUCTURED_REPLY, &r) == -1)
+    return -1;
+  if (r.type == NBD_REP_ACK)
+    info->structured = true;
+  else if (!NBD_REP_IS_ERR (r.type)) {
+    report_error ("protocol error: reply type %u to STRUCTURED_REPLY", r.type);
+    return -1;
+  }
+  return 0;
+}
+
+static uint32_t
+get32 (const uint8_t *p)
+{
+  uint32_t v;
+  memcpy (&v, p, sizeof v);
+  return be32toh (v);
+}
+
+static int
+check_block_sizes (const struct export_info *info)
+{
+  uint32_t min = info->min_block;
+
+  if (min == 0 || (min & (min - 1)) != 0 || info->pref_block < min ||
+      info->max_block < min) {
+    report_error ("protocol error: bad block sizes %u/%u/%u", min,
+                  info->pref_block, info->max_block);
+    return -1;
+  }
+  return 0;
+}
+
+/* One NBD_REP_INFO; unknown information types are ignored. */
+static int
+handle_info (const struct opt_reply *r, struct export_info *info,
+             bool *have_export)
+{
+  struct nbd_fixed_new_option_reply_info_export ex;
+  struct nbd_fixed_new_option_reply_info_block_size bs;
+  uint16_t type;
+
+  if (r->len < sizeof type)
+    goto bad;
+  memcpy (&type, r->data, sizeof type);
+  switch (be16toh (type)) {
+  case NBD_INFO_EXPORT:
+    if (r->len != sizeof ex)
+      goto bad;
+    memcpy (&ex, r->data, sizeof ex);
+    info->size = be64toh (ex.exportsize);
+    info->eflags = be16toh (ex.eflags);
+    *have_export = true;
+    return 0;
+  case NBD_INFO_BLOCK_SIZE:
+    if (r->len != sizeof bs)
+      goto bad;
+    info->min_block = get32 (r->data + 2);
+    info->pref_block = get32 (r->data + 6);
+    info->max_block = get32 (r->data + 10);
+    info->have_block_size = true;
+    return check_block_sizes (info);
+  default:
+    return 0;
+  }
+ bad:
+  report_error ("protocol error: NBD_REP_INFO of %u bytes", r->len);
+  return -1;
+}
+
+/* Returns 1 when done, 0 when the server does not know GO, -1 on error. */
+static int
+negotiate_go (int fd, const char *name, struct export_info *info)
+{
+  uint8_t data[4 + NBD_MAX_STRING + 4];
+  uint32_t namelen = (uint32_t) strlen (name), be_len = htobe32 (namelen);
+  uint16_t request[2] = { htobe16 (1), htobe16 (NBD_INFO_BLOCK_SIZE) };
+  bool have_export = false;
+  struct opt_reply r;
+
+  memcpy (data, &be_len, 4);
+  memcpy (data + 4, name, namelen);
+  memcpy (data + 4 + namelen, request, sizeof request);
+  if (send_option (fd, NBD_OPT_GO, data, 4 + namelen + 4) == -1)
+    return -1;
+  for (;;) {
+    if (recv_reply (fd, NBD_OPT_GO, &r) == -1)
+      return -1;
+    if (r.type == NBD_REP_ACK)
+      break;
+    if (r.type == NBD_REP_ERR_UNSUP)
+      return 0;
+    if (NBD_REP_IS_ERR (r.type))
+      return refused (name, &r);
+    if (r.type == NBD_REP_INFO && handle_info (&r, info, &have_export) == -1)
+      return -1;
+  }
+  if (!have_export) {
+    report_error ("protocol error: GO finished without NBD_INFO_EXPORT");
+    return -1;
+  }
+  info->used_go = true;
+  return 1;
+}
+
+/* The old way: the server answers with size and flags, or hangs up. */
+static int
+negotiate_export_name (int fd, const char *name, bool no_zeroes,
+                       struct export_info *info)
+{
+  struct nbd_new_handshake_finish fin;
+  char zeroes[NBD_EXPORT_NAME_ZEROES];
+
+  if (send_option (fd, NBD_OPT_EXPORT_NAME, name,
+                   (uint32_t) strlen (name)) == -1)
+    return -1;
+  if (sb_read_full (fd, &fin, sizeof fin) == -1) {
+    if (errno == ENODATA || errno == ECONNRESET)
+      report_error ("server closed the connection on EXPORT_NAME '%s' "
+                    "(no such export?)", name);
+    else
+      report_error ("reading EXPORT_NAME reply: %m");
+    return -1;
+  }
+  info->size = be64toh (fin.exportsize);
+  info->eflags = be16toh (fin.eflags);
+  if (!no_zeroes)
+    return recv_or_report (fd, zeroes, sizeof zeroes, "reading EXPORT_NAME reply");
+  return 0;
+}
+
+static int
+greeting (int fd, uint16_t *gflags)
+{
+  struct nbd_new_handshake g;
+
+  if (recv_or_report (fd, &g, sizeof g, "reading server greeting") == -1)
+    return -1;
+  if (be64toh (g.nbdmagic) != NBD_MAGIC) {
+    report_error ("not an NBD server (bad greeting magic)");
+    return -1;
+  }
+  *gflags = be16toh (g.gflags);
+  if (be64toh (g.version) != NBD_IHAVEOPT ||
+      !(*gflags & NBD_FLAG_FIXED_NEWSTYLE)) {
+    report_error ("server does not speak fixed newstyle NBD");
+    return -1;
+  }
+  return 0;
+}
+
+static int
+check_export (struct export_info *info)
+{
+  if (!(info->eflags & NBD_FLAG_HAS_FLAGS))
+    info->eflags = 0;
+  if (info->size > INT64_MAX) {
+    report_error ("protocol error: export size %llu is too large",
+                  (unsigned long long) info->size);
+    return -1;
+  }
+  return 0;
+}
+
+int
+handshake (int fd, const char *name, bool want_structured,
+           struct export_info *info)
+{
+  uint16_t gflags;
+  uint32_t cflags;
+  int r;
+
+  memset (info, 0, sizeof *info);
+  if (greeting (fd, &gflags) == -1)
+    return -1;
+  cflags = htobe32 (NBD_FLAG_C_FIXED_NEWSTYLE |
+                    (gflags & NBD_FLAG_NO_ZEROES ? NBD_FLAG_C_NO_ZEROES : 0));
+  if (sb_write_full (fd, &cflags, sizeof cflags, 0) == -1) {
+    report_error ("sending client flags: %m");
+    return -1;
+  }
+  if (want_structured && negotiate_structured (fd, info) == -1)
+    return -1;
+  r = negotiate_go (fd, name, info);
+  if (r == 0)
+    r = negotiate_export_name (fd, name, gflags & NBD_FLAG_NO_ZEROES, info);
+  if (r == -1)
+    return -1;
+  return check_export (info);
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/* The work shared by the connections: a range handed out a request at a
+ * time, and a way for any of them to stop all the others.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "client.h"
+
+int
+job_fail (struct job *j, const char *fmt, ...)
+{
+  va_list ap;
+  char line[1024];
+  unsigned i;
+
+  if (atomic_exchange (&j->failed, true))
+    return -1;
+  va_start (ap, fmt);
+  vsnprintf (line, sizeof line, fmt, ap);
+  va_end (ap);
+  report_error ("%s", line);
+  /* Wake connections blocked in read or write: their own errors
+   * follow from this one and stay unreported.
+   */
+  for (i = 0; i < j->connections; i++)
+    shutdown (j->fds[i], SHUT_RDWR);
+  return -1;
+}
+
+bool
+job_take (struct job *j, uint64_t *offset, uint32_t *len)
+{
+  uint64_t off, left;
+
+  if (atomic_load (&j->failed))
+    return false;
+  /* Both fit easily: end <= INT64_MAX and the sum grows by at most
+   * request_size per call per connection beyond it.
+   */
+  off = atomic_fetch_add (&j->next, j->request_size);
+  if (off >= j->end)
+    return false;
+  left = j->end - off;
+  *offset = off;
+  *len = left < j->request_size ? (uint32_t) left : j->request_size;
+  return true;
+}
+
+struct worker {
+  pthread_t thread;
+  struct conn conn;
+  int status;
+};
+
+static void *
+worker_main (void *arg)
+{
+  struct worker *w = arg;
+
+  w->status = conn_run (&w->conn);
+  return NULL;
+}
+
+int
+job_run (struct job *j)
+{
+  struct worker *workers = calloc (j->connections, sizeof *workers);
+  unsigned i, started = 0;
+  int status = 0, err;
+
+  if (workers == NULL)
+    return job_fail (j, "allocating workers: %m");
+  for (i = 0; i < j->connections; i++) {
+    workers[i].conn = (struct conn) { .job = j, .fd = j->fds[i], .id = i };
+    err = pthread_create (&workers[i].thread, NULL, worker_main, &workers[i]);
+    if (err != 0) {
+      job_fail (j, "creating a thread: %s", strerror (err));
+      break;
+    }
+    started++;
+  }
+  for (i = 0; i < started; i++) {
+    pthread_join (workers[i].thread, NULL);
+    if (workers[i].status == -1)
+      status = -1;
+  }
+  free (workers);
+  return started == j->connections ? status : -1;
+}

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/* sbnbd-client: read, write or verify an NBD export, and say how fast. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "nbd-protocol.h"
+#include "pattern.h"
+
+static double
+now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* The data source of a write: its size decides the length. */
+static int
+open_source (struct job *j, uint64_t *length)
+{
+  const struct options *o = j->opt;
+  off_t size;
+
+  if (o->source != SRC_FILE)
+    return 0;
+  j->file_fd = open (o->path, O_RDONLY | O_CLOEXEC);
+  if (j->file_fd == -1) {
+    report_error ("open %s: %m", o->path);
+    return -1;
+  }
+  size = lseek (j->file_fd, 0, SEEK_END);
+  if (size == -1) {
+    report_error ("%s: cannot find its size (not a file?): %m", o->path);
+    return -1;
+  }
+  if (o->have_length && o->length > (uint64_t) size) {
+    report_error ("%s has only %lld bytes, less than --length", o->path,
+                  (long long) size);
+    return -1;
+  }
+  if (!o->have_length)
+    *length = (uint64_t) size;
+  return 0;
+}
+
+/* Files and block devices take pwrite at any offset; anything else
+ * (stdout, a pipe) needs the data in order.
+ */
+static int
+open_sink (struct job *j)
+{
+  const struct options *o = j->opt;
+  struct stat st;
+
+  j->sink = o->op == OP_VERIFY ? SINK_VERIFY : SINK_DISCARD;
+  if (o->op != OP_READ || o->path == NULL)
+    return 0;
+  j->file_fd = strcmp (o->path, "-") == 0 ? 1
+    : open (o->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (j->file_fd == -1 || fstat (j->file_fd, &st) == -1) {
+    report_error ("open %s: %m", o->path);
+    return -1;
+  }
+  if (j->file_fd != 1 && S_ISREG (st.st_mode) &&
+      ftruncate (j->file_fd, (off_t) (j->end - j->start)) == -1) {
+    report_error ("truncate %s: %m", o->path);
+    return -1;
+  }
+  j->sink = j->file_fd != 1 && (S_ISREG (st.st_mode) || S_ISBLK (st.st_mode))
+    ? SINK_FILE : SINK_STREAM;
+  j->ordered = j->sink == SINK_STREAM;
+  return 0;
+}
+
+static int
+set_range (struct job *j)
+{
+  const struct options *o = j->opt;
+  uint64_t size = j->info.size;
+  uint64_t length = o->have_length ? o->length
+    : (o->offset <= size ? size - o->offset : 0);
+
+  if (o->op == OP_WRITE && open_source (j, &length) == -1)
+    return -1;
+  if (o->offset > size || length > size - o->offset) {
+    report_error ("range %llu+%llu is beyond the end of the export "
+                  "(%llu bytes)", (unsigned long long) o->offset,
+                  (unsigned long long) length, (unsigned long long) size);
+    return -1;
+  }
+  j->start = o->offset;
+  j->end = o->offset + length;
+  atomic_store (&j->next, j->start);
+  return open_sink (j);
+}
+
+/* Respect the server's block sizes: at most its maximum, a multiple of
+ * its minimum.
+ */
+static void
+set_request_size (struct job *j)
+{
+  const struct export_info *i = &j->info;
+  uint32_t rs = j->opt->request_size;
+
+  if (i->have_block_size) {
+    if (rs > i->max_block)
+      rs = i->max_block;
+    rs -= rs % i->min_block;
+    if (rs == 0)
+      rs = i->min_block;
+  }
+  j->request_size = rs;
+}
+
+static int
+check_export (struct job *j)
+{
+  const struct options *o = j->opt;
+  uint16_t eflags = j->info.eflags;
+
+  if (o->op == OP_WRITE && (eflags & NBD_FLAG_READ_ONLY)) {
+    report_error ("the export is read-only");
+    return -1;
+  }
+  if (o->flush && o->op == OP_WRITE && !(eflags & NBD_FLAG_SEND_FLUSH))
+    report_error ("warning: the server does not take FLUSH; not flushing");
+  j->connections = o->connections;
+  if (j->connections > 1 && j->ordered) {
+    report_error ("warning: output to a stream needs one connection; using 1");
+    j->connections = 1;
+  }
+  if (j->connections > 1 && !(eflags & NBD_FLAG_CAN_MULTI_CONN)) {
+    report_error ("warning: the server does not advertise multi-conn; "
+                  "using 1 connection");
+    j->connections = 1;
+  }
+  return 0;
+}
+
+/* Connections after the first must see the same export. */
+static int
+connect_more (struct job *j, const struct sb_nbd_uri *uri)
+{
+  unsigned i;
+
+  for (i = 1; i < j->connections; i++) {
+    struct export_info info;
+
+    j->fds[i] = client_connect (uri, j->opt->nodelay);
+    if (j->fds[i] == -1 ||
+        handshake (j->fds[i], uri->name, j->opt->structured, &info) == -1)
+      return -1;
+    if (info.size != j->info.size || info.eflags != j->info.eflags ||
+        info.structured != j->info.structured) {
+      report_error ("connection %u negotiated a different export", i + 1);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static int
+finish (struct job *j)
+{
+  uint64_t bad = atomic_load (&j->first_mismatch);
+
+  if (j->file_fd > 2 && close (j->file_fd) == -1 && j->sink == SINK_FILE) {
+    report_error ("closing %s: %m", j->opt->path);
+    return 1;
+  }
+  if (atomic_load (&j->failed))
+    return 1;
+  if (bad != UINT64_MAX) {
+    report_error ("verify: first mismatch at offset %llu (expected 0x%02x)",
+                  (unsigned long long) bad, sb_pattern_byte (bad));
+    return 1;
+  }
+  return 0;
+}
+
+static int
+transfer (struct job *j, const struct sb_nbd_uri *uri, int fd)
+{
+  double t0;
+  int r;
+  unsigned i;
+
+  if (set_range (j) == -1 || check_export (j) == -1)
+    return 1;
+  set_request_size (j);
+  j->fds = calloc (j->connections, sizeof *j->fds);
+  if (j->fds == NULL) {
+    report_error ("allocating connections: %m");
+    return 1;
+  }
+  j->fds[0] = fd;
+  if (connect_more (j, uri) == -1)
+    return 1;
+  t0 = now ();
+  if (j->opt->progress && progress_start (j) == -1)
+    return 1;
+  r = job_run (j);
+  progress_stop ();
+  for (i = 0; i < j->connections; i++)
+    close (j->fds[i]);
+  r = finish (j) != 0 || r != 0 ? 1 : 0;
+  if (r == 0)
+    report_summary (j, now () - t0);
+  free (j->fds);
+  return r;
+}
+
+int
+main (int argc, char **argv)
+{
+  struct options opt;
+  struct sb_nbd_uri uri;
+  struct job job = { .opt = &opt, .file_fd = -1 };
+  const char *why;
+  int fd, r;
+
+  /* A server that goes away must give an error message, not a signal. */
+  signal (SIGPIPE, SIG_IGN);
+  options_parse (&opt, argc, argv);
+  if (sb_nbd_uri_parse (opt.uri, &uri, &why) == -1) {
+    report_error ("bad URI '%s': %s", opt.uri, errno == ENOMEM
+                  ? strerror (errno) : why);
+    return errno == ENOMEM ? 1 : 2;
+  }
+  atomic_init (&job.first_mismatch, UINT64_MAX);
+  fd = client_connect (&uri, opt.nodelay);
+  if (fd == -1 || handshake (fd, uri.name, opt.structured, &job.info) == -1)
+    return 1;
+  if (opt.op == OP_INFO) {
+    info_print (uri.name, &job.info, opt.json);
+    close (fd);
+    r = fflush (stdout) == 0 ? 0 : 1;
+  }
+  else
+    r = transfer (&job, &uri, fd);
+  sb_nbd_uri_free (&uri);
+  return r;
+}

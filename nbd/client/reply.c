@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/* Receiving replies: simple replies and structured reply chunks, matched
+ * to their request by cookie, in whatever order the server sends them.
+ * Nothing the server says is trusted: every length and offset is checked
+ * against the request before a byte lands in the slot's buffer.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "client.h"
+#include "full-io.h"
+#include "nbd-protocol.h"
+
+/* Largest error chunk: error, message length, message, offset. */
+#define ERROR_CHUNK_MAX (sizeof (struct nbd_structured_reply_error) + \
+                         NBD_MAX_STRING + sizeof (uint64_t))
+
+static const char *
+command_name (uint16_t type)
+{
+  switch (type) {
+  case NBD_CMD_READ: return "read";
+  case NBD_CMD_WRITE: return "write";
+  case NBD_CMD_FLUSH: return "flush";
+  default: return "request";
+  }
+}
+
+/* MID: this read is inside a reply, so any EOF is a broken reply. */
+static int
+recv_part (struct conn *c, void *buf, size_t len, bool mid)
+{
+  if (sb_read_full (c->fd, buf, len) == 0)
+    return 0;
+  if (errno == ENODATA && !mid)
+    return job_fail (c->job, "server closed the connection with %u "
+                     "request%s in flight", c->inflight,
+                     c->inflight == 1 ? "" : "s");
+  if (errno == ENODATA || errno == ECONNRESET)
+    return job_fail (c->job, "server disconnected in the middle of a reply");
+  return job_fail (c->job, "reading reply: %m");
+}
+
+static struct slot *
+lookup (struct conn *c, uint64_t cookie)
+{
+  uint32_t index = (uint32_t) cookie;
+  struct slot *s;
+
+  if (index >= c->nslots)
+    return NULL;
+  s = &c->slots[index];
+  if (s->state != SLOT_BUSY || s->seq != (uint32_t) (cookie >> 32))
+    return NULL;
+  return s;
+}
+
+static int
+unknown_cookie (struct conn *c, uint64_t cookie)
+{
+  return job_fail (c->job, "protocol error: reply for unknown cookie 0x%llx",
+                   (unsigned long long) cookie);
+}
+
+static int
+server_error (struct conn *c, const struct slot *s, uint32_t error,
+              const char *message)
+{
+  return job_fail (c->job, "%s at offset %llu (%u bytes): server replied "
+                   "%s%s%s", command_name (s->type),
+                   (unsigned long long) s->offset, s->len,
+                   nbd_error_name (error), message && *message ? ": " : "",
+                   message ? message : "");
+}
+
+static int
+simple_reply (struct conn *c, const struct nbd_simple_reply *h,
+              struct slot **done)
+{
+  uint64_t cookie = be64toh (h->cookie);
+  uint32_t error = be32toh (h->error);
+  struct slot *s = lookup (c, cookie);
+
+  if (s == NULL)
+    return unknown_cookie (c, cookie);
+  if (error != NBD_SUCCESS)
+    return server_error (c, s, error, NULL);
+  if (s->type == NBD_CMD_READ) {
+    if (s->got != 0)
+      return job_fail (c->job, "protocol error: simple reply after "
+                       "structured chunks");
+    if (recv_part (c, s->buf, s->len, true) == -1)
+      return -1;
+  }
+  *done = s;
+  return 0;
+}
+
+/* Where a data or hole chunk of LEN bytes at OFF lands in S's buffer. */
+static int
+chunk_place (struct conn *c, struct slot *s, uint64_t off, uint64_t len,
+             uint32_t *rel)
+{
+  if (s->type != NBD_CMD_READ)
+    return job_fail (c->job, "protocol error: data chunk for a %s",
+                     command_name (s->type));
+  if (len == 0 || off < s->offset || off - s->offset > s->len ||
+      len > s->len - (off - s->offset))
+    return job_fail (c->job, "protocol error: chunk %llu+%llu is outside "
+                     "the request %llu+%u", (unsigned long long) off,
+                     (unsigned long long) len,
+                     (unsigned long long) s->offset, s->len);
+  if (len > s->len - s->got)
+    return job_fail (c->job, "protocol error: chunks overlap in the reply "
+                     "at offset %llu", (unsigned long long) s->offset);
+  *rel = (uint32_t) (off - s->offset);
+  s->got += (uint32_t) len;
+  return 0;
+}
+
+static int
+offset_data (struct conn *c, struct slot *s, uint32_t length)
+{
+  struct nbd_structured_reply_offset_data d;
+  uint32_t rel;
+
+  if (length <= sizeof d)
+    return job_fail (c->job, "protocol error: data chunk of %u bytes",
+                     length);
+  if (recv_part (c, &d, sizeof d, true) == -1 ||
+      chunk_place (c, s, be64toh (d.offset), length - sizeof d, &rel) == -1)
+    return -1;
+  return recv_part (c, s->buf + rel, length - sizeof d, true);
+}
+
+static int
+offset_hole (struct conn *c, struct slot *s, uint32_t length)
+{
+  struct nbd_structured_reply_offset_hole h;
+  uint32_t rel;
+
+  if (length != sizeof h)
+    return job_fail (c->job, "protocol error: hole chunk of %u bytes",
+                     length);
+  if (recv_part (c, &h, sizeof h, true) == -1 ||
+      chunk_place (c, s, be64toh (h.offset), be32toh (h.length), &rel) == -1)
+    return -1;
+  memset (s->buf + rel, 0, be32toh (h.length));
+  return 0;
+}
+
+/* ERROR, ERROR_OFFSET and error types this client does not know. */
+static int
+error_chunk (struct conn *c, struct slot *s, uint32_t length)
+{
+  struct nbd_structured_reply_error e;
+  char body[ERROR_CHUNK_MAX + 1];
+  uint32_t error, msglen, i;
+
+  if (length < sizeof e || length > ERROR_CHUNK_MAX)
+    return job_fail (c->job, "protocol error: error chunk of %u bytes",
+                     length);
+  if (recv_part (c, body, length, true) == -1)
+    return -1;
+  memcpy (&e, body, sizeof e);
+  error = be32toh (e.error);
+  msglen = be16toh (e.len);
+  if (error == NBD_SUCCESS || msglen > length - sizeof e)
+    return job_fail (c->job, "protocol error: malformed error chunk");
+  for (i = 0; i < msglen; i++) {
+    char ch = body[sizeof e + i];
+    body[i] = ch >= 0x20 && ch <= 0x7e ? ch : '?';
+  }
+  body[msglen] = '\0';
+  return server_error (c, s, error, body);
+}
+
+static int
+chunk_body (struct conn *c, struct slot *s, uint16_t type, uint32_t length)
+{
+  switch (type) {
+  case NBD_REPLY_TYPE_OFFSET_DATA:
+    return offset_data (c, s, length);
+  case NBD_REPLY_TYPE_OFFSET_HOLE:
+    return offset_hole (c, s, length);
+  case NBD_REPLY_TYPE_NONE:
+    if (length != 0)
+      return job_fail (c->job, "protocol error: NONE chunk with payload");
+    return 0;
+  default:
+    if (NBD_REPLY_TYPE_IS_ERR (type))
+      return error_chunk (c, s, length);
+    return job_fail (c->job, "protocol error: unexpected chunk type %u",
+                     type);
+  }
+}
+
+static int
+structured_reply (struct conn *c, const struct nbd_simple_reply *start,
+                  struct slot **done)
+{
+  struct nbd_structured_reply h;
+  struct slot *s;
+
+  /* The first 16 bytes are in; the last 4 (the length) follow. */
+  memcpy (&h, start, sizeof *start);
+  if (recv_part (c, (char *) &h + sizeof *start, sizeof h - sizeof *start,
+                 true) == -1)
+    return -1;
+  s = lookup (c, be64toh (h.cookie));
+  if (s == NULL)
+    return unknown_cookie (c, be64toh (h.cookie));
+  if (chunk_body (c, s, be16toh (h.type), be32toh (h.length)) == -1)
+    return -1;
+  if (be16toh (h.flags) & NBD_REPLY_FLAG_DONE) {
+    if (s->type == NBD_CMD_READ && s->got != s->len)
+      return job_fail (c->job, "protocol error: server sent %u of %u bytes "
+                       "at offset %llu", s->got, s->len,
+                       (unsigned long long) s->offset);
+    *done = s;
+  }
+  return 0;
+}
+
+int
+reply_receive (struct conn *c, struct slot **done)
+{
+  struct nbd_simple_reply h;
+  uint32_t magic;
+
+  *done = NULL;
+  /* A simple reply header is a prefix of a structured one: read that
+   * much, then the rest only if the magic says so.
+   */
+  if (recv_part (c, &h, sizeof h, false) == -1)
+    return -1;
+  magic = be32toh (h.magic);
+  if (magic == NBD_SIMPLE_REPLY_MAGIC)
+    return simple_reply (c, &h, done);
+  if (magic == NBD_STRUCTURED_REPLY_MAGIC && c->job->info.structured)
+    return structured_reply (c, &h, done);
+  return job_fail (c->job, "protocol error: bad reply magic 0x%08x", magic);
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/* Sending requests: header and WRITE payload in one sendmsg, or (naive
+ * mode, --split-writes) in separate write() calls with no MSG_MORE, the
+ * way many simple programs do it.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdint.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "full-io.h"
+#include "nbd-protocol.h"
+
+static int
+write_plain (int fd, const void *buf, size_t len)
+{
+  const char *p = buf;
+
+  while (len > 0) {
+    ssize_t r = write (fd, p, len);
+    if (r == -1) {
+      if (errno == EINTR)
+        continue;
+      return -1;
+    }
+    p += r;
+    len -= (size_t) r;
+  }
+  return 0;
+}
+
+static uint64_t
+slot_cookie (const struct conn *c, const struct slot *s)
+{
+  return (uint64_t) s->seq << 32 | (uint64_t) (s - c->slots);
+}
+
+int
+request_send (struct conn *c, struct slot *s)
+{
+  struct nbd_request rq = { .magic = htobe32 (NBD_REQUEST_MAGIC),
+                            .type = htobe16 (s->type),
+                            .cookie = htobe64 (slot_cookie (c, s)),
+                            .offset = htobe64 (s->offset),
+                            .count = htobe32 (s->len) };
+  size_t paylen = s->type == NBD_CMD_WRITE ? s->len : 0;
+  struct iovec iov[2] = {
+    { .iov_base = &rq, .iov_len = sizeof rq },
+    { .iov_base = (void *) (uintptr_t) s->payload, .iov_len = paylen },
+  };
+  int r;
+
+  if (c->job->opt->split_writes) {
+    r = write_plain (c->fd, &rq, sizeof rq);
+    if (r == 0 && paylen > 0)
+      r = write_plain (c->fd, s->payload, paylen);
+  }
+  else
+    r = sb_writev_full (c->fd, iov, paylen > 0 ? 2 : 1, 0);
+  if (r == -1)
+    return job_fail (c->job, "sending request at offset %llu: %m",
+                     (unsigned long long) s->offset);
+  return 0;
+}
