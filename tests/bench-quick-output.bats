@@ -11,9 +11,10 @@ CSV_HEADER=workload,case,config,rep,status,seconds,user,sys,bytes,metric,value,s
 setup_file () {
   BENCH_OUT=$BATS_FILE_TMPDIR/out
   export BENCH_OUT
+  local status=0
   "$SB_ROOT/tools/sockboost" bench --quick --data-size 32M --out "$BENCH_OUT" \
-    > "$BATS_FILE_TMPDIR/stdout" 2> "$BATS_FILE_TMPDIR/stderr"
-  echo $? > "$BATS_FILE_TMPDIR/status"
+    > "$BATS_FILE_TMPDIR/stdout" 2> "$BATS_FILE_TMPDIR/stderr" || status=$?
+  echo "$status" > "$BATS_FILE_TMPDIR/status"
 }
 
 @test "bench --quick: succeeds with no failed run and no skipped workload" {
