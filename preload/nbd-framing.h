@@ -86,9 +86,11 @@ extern void sb_framing_received (struct sb_framing *f,
 
 /* True iff, once ALL the bytes of IOV were sent, the outgoing stream would
  * stand inside a message (a header alone, or part of a payload), so that
- * MSG_MORE is right.  False at a message boundary, during the handshake,
- * when the role is unknown, when off, and when these bytes would turn the
- * tracker off.  Does not change F.  Cost: O(iovcnt + headers in IOV).
+ * MSG_MORE is right: the rest of that message must follow.  False at a
+ * message boundary, when off, and when these bytes would turn the tracker
+ * off.  In the handshake it answers the same way (the rest of an option,
+ * of a greeting), which is rare and harmless.  Does not change F.
+ * Cost: O(iovcnt + headers in IOV); payload bytes are never read.
  */
 extern bool sb_framing_wants_more (const struct sb_framing *f,
                                    const struct iovec *iov, int iovcnt);
