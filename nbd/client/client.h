@@ -142,6 +142,9 @@ extern int job_run (struct job *j);
  */
 extern int conn_run (struct conn *c);
 
+/* Send NBD_CMD_DISC, best effort. */
+extern void send_disconnect (int fd);
+
 /* Send S's request (and its payload for a WRITE).  0 or -1 (reported). */
 extern int request_send (struct conn *c, struct slot *s);
 

@@ -163,14 +163,14 @@ flush (struct conn *c)
   return 0;
 }
 
-static void
-disconnect (struct conn *c)
+void
+send_disconnect (int fd)
 {
   struct nbd_request rq = { .magic = htobe32 (NBD_REQUEST_MAGIC),
                             .type = htobe16 (NBD_CMD_DISC) };
 
   /* Best effort: the data is already safe and the server may be gone. */
-  sb_write_full (c->fd, &rq, sizeof rq, 0);
+  sb_write_full (fd, &rq, sizeof rq, 0);
 }
 
 int
@@ -186,7 +186,7 @@ conn_run (struct conn *c)
       (c->job->info.eflags & NBD_FLAG_SEND_FLUSH))
     r = flush (c);
   if (r == 0)
-    disconnect (c);
+    send_disconnect (c->fd);
   ring_free (c);
   return r;
 }

@@ -111,10 +111,22 @@ reply_message (struct opt_reply *r)
   return (const char *) r->data;
 }
 
+/* Leave politely: the server then need not log a broken negotiation. */
+static void
+send_abort (int fd)
+{
+  struct nbd_option hdr = { .version = htobe64 (NBD_IHAVEOPT),
+                            .option = htobe32 (NBD_OPT_ABORT) };
+
+  sb_write_full (fd, &hdr, sizeof hdr, 0);
+}
+
 static int
-refused (const char *name, struct opt_reply *r)
+refused (int fd, const char *name, struct opt_reply *r)
 {
   const char *msg = reply_message (r);
+
+  send_abort (fd);
 
   report_error ("server refused export '%s': %s (0x%x)%s%s", name,
                 rep_error_name (r->type), r->type, *msg ? ": " : "", msg);
@@ -220,7 +232,7 @@ negotiate_go (int fd, const char *name, struct export_info *info)
     if (r.type == NBD_REP_ERR_UNSUP)
       return 0;
     if (NBD_REP_IS_ERR (r.type))
-      return refused (name, &r);
+      return refused (fd, name, &r);
     if (r.type == NBD_REP_INFO && handle_info (&r, info, &have_export) == -1)
       return -1;
   }

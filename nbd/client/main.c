@@ -243,6 +243,7 @@ main (int argc, char **argv)
     return 1;
   if (opt.op == OP_INFO) {
     info_print (uri.name, &job.info, opt.json);
+    send_disconnect (fd);
     close (fd);
     r = fflush (stdout) == 0 ? 0 : 1;
   }
