@@ -6,7 +6,7 @@
 
 load helpers
 
-CSV_HEADER=workload,case,config,rep,status,seconds,user,sys,bytes,metric,value,sndbuf,reads_per_reply,error
+CSV_HEADER=workload,case,config,rep,status,seconds,user,sys,bytes,metric,value,sndbuf,reads_per_reply,tuned,error
 
 setup_file () {
   BENCH_OUT=$BATS_FILE_TMPDIR/out
