@@ -50,8 +50,11 @@ struct nbd_option {
 #define NBD_OPT_SET_META_CONTEXT  10
 #define NBD_OPT_EXTENDED_HEADERS  11
 
-/* Longest option payload a server need accept; longer ones are refused. */
-#define NBD_MAX_OPTION_LENGTH 4096
+/* Longest option payload a server need accept; longer ones are refused.
+ * It must hold an INFO/GO naming an export of NBD_MAX_STRING bytes: u32
+ * name length, the name, u16 count and a few u16 information requests.
+ */
+#define NBD_MAX_OPTION_LENGTH (4 + NBD_MAX_STRING + 2 + 2 * 16)
 /* Longest export name or description, in bytes. */
 #define NBD_MAX_STRING 4096
 
