@@ -42,6 +42,16 @@ above_wmem_max () {
   assert_output --partial "ss shows: $DEFAULT_TB"
 }
 
+@test "a library that does not load fails, with the loader's reason" {
+  requires ss
+  echo "not an ELF file" >"$BATS_TEST_TMPDIR/broken.so"
+  SOCKBOOST_LIBRARY=$BATS_TEST_TMPDIR/broken.so run "$SOCKBOOST" doctor
+  assert_failure 1
+  assert_output --partial "library loads          NO: not mapped into the probe"
+  assert_output --partial "cannot be preloaded"
+  assert_output --partial "FAIL: the library did not load"
+}
+
 @test "a missing library fails" {
   SOCKBOOST_LIBRARY=$BATS_TEST_TMPDIR/none.so run "$SOCKBOOST" doctor
   assert_failure 1
