@@ -68,3 +68,21 @@ cl_start_nbd_server () {
 cl_random_file () {
   head -c "$2" /dev/urandom > "$1"
 }
+
+# The scripted server of tests/nbd-client-fake-server.py on unix socket
+# SOCK playing SCENARIO.
+cl_start_fake_server () {
+  requires python3
+  python3 "$SB_ROOT/tests/nbd-client-fake-server.py" "$@" 3>&- &
+  kill_at_teardown $!
+  wait_for_socket "$1"
+}
+
+# sbnbd-client with a bound on its run time, under valgrind when asked.
+cl_client () {
+  if [ -n "${SB_VALGRIND:-}" ]; then
+    timeout 120 valgrind -q --error-exitcode=99 --leak-check=full "$SBNBD_CLIENT" "$@"
+  else
+    timeout 60 "$SBNBD_CLIENT" "$@"
+  fi
+}

@@ -14,7 +14,7 @@ setup () {
 
 @test "read from nbd-server matches the exported file" {
   cl_start_nbd_server "$BATS_TEST_TMPDIR/s" "$DISK" disk
-  run vg "$SBNBD_CLIENT" --json read "$URI" "$BATS_TEST_TMPDIR/out"
+  run cl_client --json read "$URI" "$BATS_TEST_TMPDIR/out"
   assert_success
   assert_output --partial '"structured_replies": false'
   cmp "$DISK" "$BATS_TEST_TMPDIR/out"
@@ -23,7 +23,7 @@ setup () {
 @test "write to nbd-server lands in the exported file" {
   cl_random_file "$BATS_TEST_TMPDIR/src" 12M
   cl_start_nbd_server "$BATS_TEST_TMPDIR/s" "$DISK" disk
-  run vg "$SBNBD_CLIENT" --request-size 512K --queue-depth 8 --flush \
+  run cl_client --request-size 512K --queue-depth 8 --flush \
     write "$BATS_TEST_TMPDIR/src" "$URI"
   assert_success
   cmp "$BATS_TEST_TMPDIR/src" "$DISK"

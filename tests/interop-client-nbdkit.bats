@@ -13,7 +13,7 @@ setup () {
 @test "read of nbdkit pattern matches nbdcopy's copy" {
   cl_start_nbdkit "$BATS_TEST_TMPDIR/s" pattern 64M
   nbdcopy "$URI" "$BATS_TEST_TMPDIR/ref"
-  run vg "$SBNBD_CLIENT" read "$URI" "$BATS_TEST_TMPDIR/out"
+  run cl_client read "$URI" "$BATS_TEST_TMPDIR/out"
   assert_success
   cmp "$BATS_TEST_TMPDIR/ref" "$BATS_TEST_TMPDIR/out"
 }
@@ -35,7 +35,7 @@ setup () {
 @test "write FILE to nbdkit memory reads back identically with nbdcopy" {
   cl_random_file "$BATS_TEST_TMPDIR/src" 64M
   cl_start_nbdkit "$BATS_TEST_TMPDIR/s" memory 64M
-  run vg "$SBNBD_CLIENT" --connections 3 --flush write "$BATS_TEST_TMPDIR/src" "$URI"
+  run cl_client --connections 3 --flush write "$BATS_TEST_TMPDIR/src" "$URI"
   assert_success
   nbdcopy "$URI" "$BATS_TEST_TMPDIR/back"
   cmp "$BATS_TEST_TMPDIR/src" "$BATS_TEST_TMPDIR/back"
@@ -43,11 +43,11 @@ setup () {
 
 @test "write pattern to nbdkit memory then verify passes; unwritten space fails" {
   cl_start_nbdkit "$BATS_TEST_TMPDIR/s" memory 8M
-  run vg "$SBNBD_CLIENT" --length 6M write pattern "$URI"
+  run cl_client --length 6M write pattern "$URI"
   assert_success
-  run vg "$SBNBD_CLIENT" --length 6M verify "$URI"
+  run cl_client --length 6M verify "$URI"
   assert_success
-  run vg "$SBNBD_CLIENT" --request-size 1M --queue-depth 2 verify "$URI"
+  run cl_client --request-size 1M --queue-depth 2 verify "$URI"
   assert_failure 1
   assert_output "sbnbd-client: verify: first mismatch at offset 6291456 (expected 0x$(printf %02x $((1 + 6291456 % 251))))"
 }

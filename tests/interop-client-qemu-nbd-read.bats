@@ -19,14 +19,14 @@ setup () {
 
 @test "read over a unix socket to a file matches the disk" {
   cl_start_qemu_nbd "$BATS_TEST_TMPDIR/s" "$DISK" -r
-  run vg "$SBNBD_CLIENT" read "$(cl_unix_uri "$BATS_TEST_TMPDIR/s")" "$BATS_TEST_TMPDIR/out"
+  run cl_client read "$(cl_unix_uri "$BATS_TEST_TMPDIR/s")" "$BATS_TEST_TMPDIR/out"
   assert_success
   cmp "$DISK" "$BATS_TEST_TMPDIR/out"
 }
 
 @test "read with 1M requests at queue depth 8 reuses buffers across holes" {
   cl_start_qemu_nbd "$BATS_TEST_TMPDIR/s" "$DISK" -r
-  run vg "$SBNBD_CLIENT" --request-size 1M --queue-depth 8 read \
+  run cl_client --request-size 1M --queue-depth 8 read \
     "$(cl_unix_uri "$BATS_TEST_TMPDIR/s")" "$BATS_TEST_TMPDIR/out"
   assert_success
   cmp "$DISK" "$BATS_TEST_TMPDIR/out"
@@ -34,13 +34,13 @@ setup () {
 
 @test "read over TCP to stdout matches the disk" {
   cl_start_qemu_nbd_tcp "$DISK" -r
-  vg "$SBNBD_CLIENT" -q read "nbd://127.0.0.1:$QEMU_PORT/" - > "$BATS_TEST_TMPDIR/out"
+  cl_client -q read "nbd://127.0.0.1:$QEMU_PORT/" - > "$BATS_TEST_TMPDIR/out"
   cmp "$DISK" "$BATS_TEST_TMPDIR/out"
 }
 
 @test "read with simple replies only (--no-structured) matches the disk" {
   cl_start_qemu_nbd "$BATS_TEST_TMPDIR/s" "$DISK" -r
-  run vg "$SBNBD_CLIENT" --no-structured --json read \
+  run cl_client --no-structured --json read \
     "$(cl_unix_uri "$BATS_TEST_TMPDIR/s")" "$BATS_TEST_TMPDIR/out"
   assert_success
   assert_output --partial '"structured_replies": false'
@@ -49,7 +49,7 @@ setup () {
 
 @test "--offset and --length read a slice" {
   cl_start_qemu_nbd "$BATS_TEST_TMPDIR/s" "$DISK" -r
-  run vg "$SBNBD_CLIENT" --offset 3M --length 15M read \
+  run cl_client --offset 3M --length 15M read \
     "$(cl_unix_uri "$BATS_TEST_TMPDIR/s")" "$BATS_TEST_TMPDIR/out"
   assert_success
   dd if="$DISK" of="$BATS_TEST_TMPDIR/ref" bs=1M skip=3 count=15 status=none

@@ -16,7 +16,7 @@ setup () {
 @test "write FILE with --flush leaves the file's bytes on the export" {
   cl_random_file "$BATS_TEST_TMPDIR/src" 20M
   cl_start_qemu_nbd "$BATS_TEST_TMPDIR/s" "$DISK"
-  run vg "$SBNBD_CLIENT" --flush write "$BATS_TEST_TMPDIR/src" "$URI"
+  run cl_client --flush write "$BATS_TEST_TMPDIR/src" "$URI"
   assert_success
   cmp "$BATS_TEST_TMPDIR/src" "$DISK"
 }
@@ -27,14 +27,14 @@ setup () {
   dd if="$BATS_TEST_TMPDIR/src" of="$BATS_TEST_TMPDIR/expected" bs=1M seek=4 \
     conv=notrunc status=none
   cl_start_qemu_nbd "$BATS_TEST_TMPDIR/s" "$DISK"
-  run vg "$SBNBD_CLIENT" --offset 4M --request-size 64K write "$BATS_TEST_TMPDIR/src" "$URI"
+  run cl_client --offset 4M --request-size 64K write "$BATS_TEST_TMPDIR/src" "$URI"
   assert_success
   cmp "$BATS_TEST_TMPDIR/expected" "$DISK"
 }
 
 @test "write pattern reads back through qemu-img as the pattern" {
   cl_start_qemu_nbd "$BATS_TEST_TMPDIR/s" "$DISK"
-  run vg "$SBNBD_CLIENT" write pattern "$URI"
+  run cl_client write pattern "$URI"
   assert_success
   qemu-img convert -f raw -O raw "$URI" "$BATS_TEST_TMPDIR/copy"
   run python3 -c '
@@ -44,13 +44,13 @@ expected = bytes(1 + i % 251 for i in range(251)) * (len(data) // 251 + 1)
 sys.exit(0 if data == expected[:len(data)] and len(data) == 20 << 20 else 1)' \
     "$BATS_TEST_TMPDIR/copy"
   assert_success
-  run vg "$SBNBD_CLIENT" verify "$URI"
+  run cl_client verify "$URI"
   assert_success
 }
 
 @test "write zero leaves zeroes" {
   cl_start_qemu_nbd "$BATS_TEST_TMPDIR/s" "$DISK"
-  run vg "$SBNBD_CLIENT" write zero "$URI"
+  run cl_client write zero "$URI"
   assert_success
   cmp "$DISK" <(head -c 20M /dev/zero)
 }
