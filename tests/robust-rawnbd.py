@@ -43,17 +43,21 @@ def load_constants():
     """Every integer #define of nbd-protocol.h, evaluated."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     text = open(os.path.join(root, "nbd", "nbd-protocol.h")).read()
+    defs = re.findall(r"^#define\s+(NBD_\w+)\s+(.+?)\s*(?:/\*.*)?$", text, re.M)
     consts = {}
-    for name, expr in re.findall(r"^#define\s+(NBD_\w+)\s+(.+?)\s*(?:/\*.*)?$",
-                                 text, re.M):
-        expr = re.sub(r"UINT(?:32|64)_C\s*\(([^)]*)\)", r"(\1)", expr)
-        expr = re.sub(r"NBD_REP_ERR\s*\(([^)]*)\)", r"(0x80000000 | (\1))", expr)
-        expr = re.sub(r"\b(NBD_\w+)\b",
-                      lambda m: str(consts.get(m.group(1), "x")), expr)
-        if re.fullmatch(r"[0-9a-fA-Fx()|<>+* ]+", expr) and "x" not in \
-                expr.replace("0x", ""):
-            consts[name] = eval(expr)  # digits and operators only
-    return consts
+    # A definition may use one made further down: resolve until stable.
+    while True:
+        before = len(consts)
+        for name, expr in defs:
+            expr = re.sub(r"UINT(?:32|64)_C\s*\(([^)]*)\)", r"(\1)", expr)
+            expr = re.sub(r"NBD_REP_ERR\s*\(([^)]*)\)", r"(0x80000000 | (\1))",
+                          expr)
+            expr = re.sub(r"\b(NBD_\w+)\b",
+                          lambda m: str(consts.get(m.group(1), "?")), expr)
+            if re.fullmatch(r"[0-9a-fA-Fx()|<>+* ]+", expr):
+                consts[name] = eval(expr)  # digits and operators only
+        if len(consts) == before:
+            return consts
 
 
 C = load_constants()
