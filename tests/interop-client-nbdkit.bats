@@ -22,7 +22,8 @@ setup () {
   requires strace
   cl_start_nbdkit "$BATS_TEST_TMPDIR/s" pattern 64M
   nbdcopy "$URI" "$BATS_TEST_TMPDIR/ref"
-  run strace -f -e trace=connect -o "$BATS_TEST_TMPDIR/trace" \
+  # LeakSanitizer cannot run under ptrace.
+  ASAN_OPTIONS=detect_leaks=0 run strace -f -e trace=connect -o "$BATS_TEST_TMPDIR/trace" \
     "$SBNBD_CLIENT" --connections 4 --request-size 256K --json read \
     "$URI" "$BATS_TEST_TMPDIR/out"
   assert_success

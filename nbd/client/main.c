@@ -188,36 +188,78 @@ finish (struct job *j)
   return 0;
 }
 
+static void
+close_all (struct job *j, int first_fd)
+{
+  unsigned i;
+
+  if (j->fds == NULL) {
+    close (first_fd);
+    return;
+  }
+  for (i = 0; i < j->connections; i++)
+    if (j->fds[i] != -1)
+      close (j->fds[i]);
+  free (j->fds);
+  j->fds = NULL;
+}
+
 static int
 transfer (struct job *j, const struct sb_nbd_uri *uri, int fd)
 {
-  double t0;
-  int r;
-  unsigned i;
+  double t0, seconds;
+  int r = 1;
 
   if (set_range (j) == -1 || check_export (j) == -1)
-    return 1;
+    goto out;
   set_request_size (j);
   j->fds = calloc (j->connections, sizeof *j->fds);
   if (j->fds == NULL) {
     report_error ("allocating connections: %m");
-    return 1;
+    goto out;
   }
+  for (unsigned i = 1; i < j->connections; i++)
+    j->fds[i] = -1;
   j->fds[0] = fd;
   if (connect_more (j, uri) == -1)
-    return 1;
+    goto out;
   t0 = now ();
   if (j->opt->progress && progress_start (j) == -1)
-    return 1;
-  r = job_run (j);
+    goto out;
+  r = job_run (j) == 0 ? 0 : 1;
   progress_stop ();
-  for (i = 0; i < j->connections; i++)
-    close (j->fds[i]);
-  r = finish (j) != 0 || r != 0 ? 1 : 0;
+  seconds = now () - t0;
+  close_all (j, fd);
+  if (finish (j) != 0)
+    r = 1;
   if (r == 0)
-    report_summary (j, now () - t0);
-  free (j->fds);
+    report_summary (j, seconds);
   return r;
+ out:
+  close_all (j, fd);
+  if (j->file_fd > 2)
+    close (j->file_fd);
+  return r;
+}
+
+/* Everything after the URI is parsed; the caller frees the URI. */
+static int
+run (struct job *j, const struct sb_nbd_uri *uri)
+{
+  int fd = client_connect (uri, j->opt->nodelay);
+
+  if (fd == -1)
+    return 1;
+  if (handshake (fd, uri->name, j->opt->structured, &j->info) == -1) {
+    close (fd);
+    return 1;
+  }
+  if (j->opt->op != OP_INFO)
+    return transfer (j, uri, fd);
+  info_print (uri->name, &j->info, j->opt->json);
+  send_disconnect (fd);
+  close (fd);
+  return fflush (stdout) == 0 ? 0 : 1;
 }
 
 int
@@ -227,7 +269,7 @@ main (int argc, char **argv)
   struct sb_nbd_uri uri;
   struct job job = { .opt = &opt, .file_fd = -1 };
   const char *why;
-  int fd, r;
+  int r;
 
   /* A server that goes away must give an error message, not a signal. */
   signal (SIGPIPE, SIG_IGN);
@@ -238,17 +280,7 @@ main (int argc, char **argv)
     return errno == ENOMEM ? 1 : 2;
   }
   atomic_init (&job.first_mismatch, UINT64_MAX);
-  fd = client_connect (&uri, opt.nodelay);
-  if (fd == -1 || handshake (fd, uri.name, opt.structured, &job.info) == -1)
-    return 1;
-  if (opt.op == OP_INFO) {
-    info_print (uri.name, &job.info, opt.json);
-    send_disconnect (fd);
-    close (fd);
-    r = fflush (stdout) == 0 ? 0 : 1;
-  }
-  else
-    r = transfer (&job, &uri, fd);
+  r = run (&job, &uri);
   sb_nbd_uri_free (&uri);
   return r;
 }
