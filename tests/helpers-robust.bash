@@ -29,3 +29,13 @@ wait_for_counts () {
     sleep 0.05
   done
 }
+
+# rawnbd in the background with its output in FILE; RAW_PID is the python
+# process itself (so that kill -9 really drops the connection), killed at
+# teardown.
+rawnbd_bg () {
+  local out=$1; shift
+  python3 "$RAWNBD" "unix:$NBD_SOCK" "$@" > "$out" 2>&1 3>&- &
+  RAW_PID=$!
+  kill_at_teardown "$RAW_PID"
+}
