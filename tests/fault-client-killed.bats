@@ -8,15 +8,6 @@ load helpers
 
 setup () { requires python3 nbdinfo; }
 
-# Wait until the server holds at least N threads (connections being served).
-wait_for_threads () {
-  local pid=$1 n=$2 deadline=$((SECONDS + 20))
-  until [ "$(thread_count "$pid")" -ge "$n" ]; do
-    [ $SECONDS -lt $deadline ] || { echo "server never reached $n threads" >&2; return 1; }
-    sleep 0.05
-  done
-}
-
 @test "clients killed -9 mid-read: others still served, no fd or thread left behind" {
   start_sbnbd_unix pattern:64G
   local fds threads pids=() i

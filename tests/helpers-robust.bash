@@ -39,3 +39,12 @@ rawnbd_bg () {
   RAW_PID=$!
   kill_at_teardown "$RAW_PID"
 }
+
+# Wait (bounded) until PID runs at least N threads.
+wait_for_threads () {
+  local pid=$1 n=$2 deadline=$((SECONDS + 20))
+  until [ "$(thread_count "$pid")" -ge "$n" ]; do
+    [ $SECONDS -lt $deadline ] || { echo "$pid never reached $n threads" >&2; return 1; }
+    sleep 0.05
+  done
+}
