@@ -13,6 +13,7 @@ connection; each prints one line (bats asserts on them):
     export-name[=NAME]  NBD_OPT_EXPORT_NAME; prints "export size=N" or "eof"
     opt=NUM,LEN         option NUM with LEN bytes of data (zeros); prints the
                         reply types until a final one
+    opt-hex=NUM,HEX     option NUM with the given data; prints as opt=
     go-namelen=N        NBD_OPT_GO naming an export of N bytes ("a"*N)
     req=TYPE,OFF,LEN[,FLAGS]
                         a request (TYPE: read, write, flush, trim, zero,
@@ -168,7 +169,16 @@ def step_export_name(c, arg):
 
 def step_opt(c, arg):
     opt, length = (int(x) for x in arg.split(","))
-    c.option(opt, bytes(length))
+    return option_replies(c, opt, bytes(length))
+
+
+def step_opt_hex(c, arg):
+    opt, data = arg.split(",")
+    return option_replies(c, int(opt), bytes.fromhex(data))
+
+
+def option_replies(c, opt, data):
+    c.option(opt, data)
     types = []
     while True:
         _, rtype, _ = c.option_reply()
@@ -255,6 +265,9 @@ def main(argv):
             print(STEPS[name](c, arg), flush=True)
         except EOFError as e:
             print("eof after %d bytes" % e.args[0], flush=True)
+            return 1
+        except (ConnectionResetError, BrokenPipeError) as e:
+            print("eof (%s)" % e.strerror, flush=True)
             return 1
         except socket.timeout:
             print("timeout", flush=True)
