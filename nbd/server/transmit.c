@@ -76,6 +76,13 @@ check_request (const struct conn *c, const struct request *r)
   return 0;
 }
 
+static void
+log_refused (const struct conn *c, const struct request *r, uint32_t error)
+{
+  conn_log (c, "request type %u flags 0x%x offset %llu length %u: error %u",
+            r->type, r->flags, (unsigned long long) r->off, r->len, error);
+}
+
 static int
 do_read (struct conn *c, const struct request *r)
 {
@@ -101,6 +108,7 @@ do_write (struct conn *c, const struct request *r, uint32_t error)
   int err;
 
   if (error != 0) {
+    log_refused (c, r, error);
     if (conn_discard (c, r->len) == -1)
       return -1;
     return reply_error (c, r->cookie, error);
@@ -151,9 +159,7 @@ serve_request (struct conn *c, const struct request *r)
   if (r->type == NBD_CMD_WRITE)
     return do_write (c, r, error);
   if (error != 0) {
-    conn_log (c, "request type %u flags 0x%x offset %llu length %u: "
-              "error %u", r->type, r->flags, (unsigned long long) r->off,
-              r->len, error);
+    log_refused (c, r, error);
     return reply_error (c, r->cookie, error);
   }
   if (r->type == NBD_CMD_READ)
