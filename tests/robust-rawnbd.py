@@ -23,6 +23,10 @@ connection; each prints one line (bats asserts on them):
                         a write header whose payload never comes
     partial-header=N    the first N bytes of a READ request, nothing more
     partial-payload=LEN write header for LEN bytes, then half the payload
+    durable-writes=LOG  write 4 KiB blocks 0, 1, 2, ... (block i holds the
+                        u64 i repeated) until the connection dies: odd ones
+                        with FUA, a FLUSH after every 8; each block whose FUA
+                        or a later FLUSH was acknowledged is appended to LOG
     disc                NBD_CMD_DISC
     eof                 wait (bounded) for the server to close: prints
                         "eof" or "data N" (bytes that came before the close)
@@ -226,6 +230,38 @@ def step_partial_payload(c, arg):
     c.request(C["NBD_CMD_WRITE"], 0, length)
     c.s.sendall(bytes(length // 2))
     return "sent %d of %d payload bytes" % (length // 2, length)
+
+
+def block_content(i):
+    return struct.pack(">Q", i) * 512
+
+
+def step_durable_writes(c, arg):
+    log = open(arg, "a")
+    size = C["NBD_MAX_PAYLOAD"]   # any bound: the server is killed first
+    pending = []
+    i = 0
+    try:
+        while (i + 1) * 4096 <= size:
+            fua = C["NBD_CMD_FLAG_FUA"] if i % 2 else 0
+            c.request(C["NBD_CMD_WRITE"], i * 4096, 4096, fua)
+            c.s.sendall(block_content(i))
+            if c.simple_reply() != 0:
+                return "write %d failed" % i
+            pending.append(i)
+            if fua:
+                log.write("%d\n" % i)
+            if i % 8 == 7:
+                c.request(C["NBD_CMD_FLUSH"], 0, 0)
+                if c.simple_reply() != 0:
+                    return "flush failed"
+                log.write("".join("%d\n" % p for p in pending))
+                pending = []
+            log.flush()
+            i += 1
+    except (EOFError, OSError):
+        return "connection lost after %d writes" % i
+    return "all %d writes done" % i
 
 
 def step_disc(c, _):
