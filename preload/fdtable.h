@@ -16,12 +16,14 @@ enum {
   SB_FD_CANDIDATE = 1u << 4,  /* scope=nbd: waiting for a handshake */
   SB_FD_NOFRAME = 1u << 5,    /* framing gave up on this socket */
   SB_FD_SIDE_SHIFT = 6,       /* 2 bits: enum sb_side */
+  SB_FD_APPCORK = 1u << 8,    /* the program set TCP_CORK itself */
   SB_FD_SLOT_SHIFT = 16,      /* framing slot + 1, 0 for none */
 };
 
 enum sb_side { SB_SIDE_NONE, SB_SIDE_CONNECT, SB_SIDE_ACCEPT, SB_SIDE_PAIR };
 
 #define SB_FD_KINDS (SB_FD_UNIX | SB_FD_TCP)
+#define SB_FD_SLOT_MASK (UINT32_C (0xffff) << SB_FD_SLOT_SHIFT)
 #define SB_FD_SIDE(e) ((enum sb_side) (((e) >> SB_FD_SIDE_SHIFT) & 3u))
 #define SB_FD_SLOT(e) ((int) ((e) >> SB_FD_SLOT_SHIFT) - 1)
 

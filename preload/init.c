@@ -5,10 +5,19 @@
  */
 #include "config.h"
 #include "real.h"
+#include "track.h"
 
 __attribute__ ((constructor)) static void
 sb_init (void)
 {
   sb_real_bind ();
   (void) sb_config ();
+}
+
+/* SOCKBOOST_STATS: sockets the program never closed report at exit. */
+__attribute__ ((destructor)) static void
+sb_fini (void)
+{
+  if (sb_config ()->stats)
+    sb_track_report_all ();
 }

@@ -17,6 +17,7 @@
   X (connect, int, (int, const struct sockaddr *, socklen_t))              \
   X (accept, int, (int, struct sockaddr *, socklen_t *))                   \
   X (accept4, int, (int, struct sockaddr *, socklen_t *, int))             \
+  X (setsockopt, int, (int, int, int, const void *, socklen_t))           \
   X (close, int, (int))                                                    \
   X (dup2, int, (int, int))                                                \
   X (dup3, int, (int, int, int))                                           \

@@ -4,20 +4,32 @@
  */
 #include "fdtable.h"
 #include "log.h"
+#include "slots.h"
+#include "stats.h"
 #include "track.h"
 
 /* Release whatever the old entry ENTRY of FD held. */
 static void
 release (int fd, uint32_t entry)
 {
-  (void) fd;
-  (void) entry;
+  if (entry & SB_FD_TUNED)
+    sb_stats_flush (fd);
+  if (SB_FD_SLOT (entry) >= 0)
+    sb_slot_release (SB_FD_SLOT (entry));
 }
 
 void
 sb_track_set (int fd, uint32_t entry)
 {
   release (fd, sb_fd_swap (fd, entry));
+}
+
+void
+sb_track_report_all (void)
+{
+  for (int fd = 0; fd < SB_FD_MAX; fd++)
+    if (sb_fd_get (fd) & SB_FD_TUNED)
+      sb_stats_flush (fd);
 }
 
 void

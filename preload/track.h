@@ -13,4 +13,7 @@ extern void sb_track_set (int fd, uint32_t entry);
 /* The host is about to close or replace descriptors LO..HI. */
 extern void sb_track_forget (unsigned lo, unsigned hi);
 
+/* Print the counters of every socket still tuned (at exit). */
+extern void sb_track_report_all (void);
+
 #endif /* SOCKBOOST_TRACK_H */

@@ -10,6 +10,8 @@
 
 #include "config.h"
 #include "log.h"
+#include "real.h"
+#include "slots.h"
 #include "track.h"
 #include "tune.h"
 
@@ -35,6 +37,16 @@ get_int (int fd, int level, int name, int *value)
 {
   socklen_t len = sizeof *value;
   return getsockopt (fd, level, name, value, &len);
+}
+
+/* Through the real setsockopt: our own hook only watches the host's calls. */
+static int
+set_int (int fd, int level, int name, int value)
+{
+  sb_real_bind ();
+  if (sb_real.setsockopt == NULL)
+    return sb_real_missing ();
+  return sb_real.setsockopt (fd, level, name, &value, sizeof value);
 }
 
 uint32_t
@@ -76,7 +88,7 @@ set_sndbuf (int fd, int before, const struct sb_config *c)
   if (before >= 2 * want)
     return -1;
   if (c->force == SB_FORCE_ON || (c->force == SB_FORCE_AUTO && clipped)) {
-    if (setsockopt (fd, SOL_SOCKET, SO_SNDBUFFORCE, &want, sizeof want) == 0)
+    if (set_int (fd, SOL_SOCKET, SO_SNDBUFFORCE, want) == 0)
       return 0;
   }
   if (clipped) {
@@ -84,7 +96,7 @@ set_sndbuf (int fd, int before, const struct sb_config *c)
     if (before >= 2 * c->wmem_max)
       return -1;
   }
-  return setsockopt (fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof want);
+  return set_int (fd, SOL_SOCKET, SO_SNDBUF, want);
 }
 
 static void
@@ -107,7 +119,7 @@ tune_sndbuf (int fd, enum sb_side side, const struct sb_config *c)
 static void
 tune_nodelay (int fd, enum sb_side side, const struct sb_config *c)
 {
-  int before, after, on = 1;
+  int before, after;
 
   if (!c->nodelay || get_int (fd, IPPROTO_TCP, TCP_NODELAY, &before) == -1)
     return;
@@ -116,7 +128,7 @@ tune_nodelay (int fd, enum sb_side side, const struct sb_config *c)
             side_names[side]);
     return;
   }
-  if (setsockopt (fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) == 0
+  if (set_int (fd, IPPROTO_TCP, TCP_NODELAY, 1) == 0
       && get_int (fd, IPPROTO_TCP, TCP_NODELAY, &after) == 0)
     sb_log (SB_LOG_INFO, "fd %d tcp %s nodelay %d -> %d", fd,
             side_names[side], before, after);
@@ -132,20 +144,40 @@ sb_tune_apply (int fd, uint32_t entry)
     tune_sndbuf (fd, SB_FD_SIDE (entry), c);
   else if (entry & SB_FD_TCP)
     tune_nodelay (fd, SB_FD_SIDE (entry), c);
-  sb_fd_update (fd, entry, (entry | SB_FD_TUNED) & ~SB_FD_CANDIDATE);
+  sb_fd_update (fd, entry, (entry | SB_FD_TUNED) & ~(uint32_t) SB_FD_CANDIDATE);
   errno = saved;
+}
+
+/* A framing tracker for a socket that needs one: to find the handshake
+ * (scope=nbd) or to cork (TCP).  Without a free slot it just goes without.
+ */
+static uint32_t
+with_slot (uint32_t e, const struct sb_config *c)
+{
+  int slot;
+
+  if (c->scope != SB_SCOPE_NBD && !((e & SB_FD_TCP) && c->cork))
+    return e;
+  slot = sb_slot_claim ();
+  if (slot < 0) {
+    sb_log (SB_LOG_TRACE, "no free framing slot: socket not followed");
+    return e | SB_FD_NOFRAME;
+  }
+  return e | ((uint32_t) (slot + 1) << SB_FD_SLOT_SHIFT);
 }
 
 void
 sb_tune_new (int fd, uint32_t kind, enum sb_side side)
 {
+  const struct sb_config *c = sb_config ();
   uint32_t e = SB_FD_KNOWN | kind | ((uint32_t) side << SB_FD_SIDE_SHIFT);
 
   if (kind == 0) {
     sb_track_set (fd, SB_FD_KNOWN);
     return;
   }
-  if (sb_config ()->scope == SB_SCOPE_NBD) {
+  e = with_slot (e, c);
+  if (c->scope == SB_SCOPE_NBD) {
     sb_track_set (fd, e | SB_FD_CANDIDATE);
     return;
   }

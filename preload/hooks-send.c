@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/* Hooks for the send paths.  An fd the library does not follow costs one
+ * table lookup.  On a followed TCP socket a write that ends inside an NBD
+ * message gets MSG_MORE; write/writev then become send/sendmsg, and fall
+ * back to the plain call if the fd turns out not to be a socket.
+ */
+#undef _FORTIFY_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "cork.h"
+#include "hooks.h"
+#include "real.h"
+
+/* Finish a planned send that returned R: keep errno as the call left it. */
+static ssize_t
+finish (int fd, struct sb_send_plan *p, const struct iovec *iov, int iovcnt,
+        ssize_t r)
+{
+  int saved = errno;
+  sb_cork_sent (fd, p, iov, iovcnt, r);
+  errno = saved;
+  return r;
+}
+
+static ssize_t
+sb_send (int fd, const void *buf, size_t len, int flags)
+{
+  struct iovec iov = { (void *) (uintptr_t) buf, len };
+  struct sb_send_plan p;
+
+  if (!sb_cork_plan (fd, &iov, 1, flags, &p))
+    return SB_REAL_CALL (send, fd, buf, len, flags);
+  return finish (fd, &p, &iov, 1, SB_REAL_CALL (send, fd, buf, len,
+                                                 flags | (p.more ? MSG_MORE : 0)));
+}
+
+static ssize_t
+sb_sendto (int fd, const void *buf, size_t len, int flags,
+           const struct sockaddr *addr, socklen_t alen)
+{
+  struct iovec iov = { (void *) (uintptr_t) buf, len };
+  struct sb_send_plan p;
+
+  if (!sb_cork_plan (fd, &iov, 1, flags, &p))
+    return SB_REAL_CALL (sendto, fd, buf, len, flags, addr, alen);
+  return finish (fd, &p, &iov, 1,
+                 SB_REAL_CALL (sendto, fd, buf, len,
+                               flags | (p.more ? MSG_MORE : 0), addr, alen));
+}
+
+static ssize_t
+sb_sendmsg (int fd, const struct msghdr *msg, int flags)
+{
+  struct sb_send_plan p;
+
+  if (msg == NULL || !sb_cork_plan (fd, msg->msg_iov, (int) msg->msg_iovlen,
+                                    flags, &p))
+    return SB_REAL_CALL (sendmsg, fd, msg, flags);
+  return finish (fd, &p, msg->msg_iov, (int) msg->msg_iovlen,
+                 SB_REAL_CALL (sendmsg, fd, msg,
+                               flags | (p.more ? MSG_MORE : 0)));
+}
+
+static ssize_t
+sb_write (int fd, const void *buf, size_t len)
+{
+  struct iovec iov = { (void *) (uintptr_t) buf, len };
+  struct sb_send_plan p;
+  ssize_t r;
+
+  if (!sb_cork_plan (fd, &iov, 1, 0, &p))
+    return SB_REAL_CALL (write, fd, buf, len);
+  if (p.more) {
+    r = SB_REAL_CALL (send, fd, buf, len, MSG_MORE);
+    if (r >= 0 || errno != ENOTSOCK)
+      return finish (fd, &p, &iov, 1, r);
+    sb_cork_not_socket (fd);
+  }
+  else {
+    r = SB_REAL_CALL (write, fd, buf, len);
+    return finish (fd, &p, &iov, 1, r);
+  }
+  return SB_REAL_CALL (write, fd, buf, len);
+}
+
+static ssize_t
+sb_writev (int fd, const struct iovec *iov, int iovcnt)
+{
+  struct sb_send_plan p;
+  ssize_t r;
+
+  if (iovcnt < 0 || !sb_cork_plan (fd, iov, iovcnt, 0, &p))
+    return SB_REAL_CALL (writev, fd, iov, iovcnt);
+  if (p.more) {
+    struct msghdr m = { .msg_iov = (struct iovec *) (uintptr_t) iov,
+                        .msg_iovlen = (size_t) iovcnt };
+    r = SB_REAL_CALL (sendmsg, fd, &m, MSG_MORE);
+    if (r >= 0 || errno != ENOTSOCK)
+      return finish (fd, &p, iov, iovcnt, r);
+    sb_cork_not_socket (fd);
+  }
+  else {
+    r = SB_REAL_CALL (writev, fd, iov, iovcnt);
+    return finish (fd, &p, iov, iovcnt, r);
+  }
+  return SB_REAL_CALL (writev, fd, iov, iovcnt);
+}
+
+static int
+sb_setsockopt (int fd, int level, int name, const void *val, socklen_t len)
+{
+  int r = SB_REAL_CALL (setsockopt, fd, level, name, val, len);
+  int saved = errno;
+
+  if (r == 0 && level == IPPROTO_TCP && name == TCP_CORK
+      && val && len >= (socklen_t) sizeof (int)) {
+    int on;
+    memcpy (&on, val, sizeof on);
+    sb_cork_app_cork (fd, on != 0);
+  }
+  errno = saved;
+  return r;
+}
+
+SB_EXPORT ssize_t
+send (int fd, const void *buf, size_t len, int flags)
+{
+  return sb_send (fd, buf, len, flags);
+}
+
+SB_EXPORT ssize_t
+sendto (int fd, const void *buf, size_t len, int flags,
+        const struct sockaddr *addr, socklen_t alen)
+{
+  return sb_sendto (fd, buf, len, flags, addr, alen);
+}
+
+SB_EXPORT ssize_t
+sendmsg (int fd, const struct msghdr *msg, int flags)
+{
+  return sb_sendmsg (fd, msg, flags);
+}
+
+SB_EXPORT ssize_t
+write (int fd, const void *buf, size_t len)
+{
+  return sb_write (fd, buf, len);
+}
+
+SB_EXPORT ssize_t
+writev (int fd, const struct iovec *iov, int iovcnt)
+{
+  return sb_writev (fd, iov, iovcnt);
+}
+
+SB_EXPORT int
+setsockopt (int fd, int level, int name, const void *val, socklen_t len)
+{
+  return sb_setsockopt (fd, level, name, val, len);
+}
