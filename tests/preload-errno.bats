@@ -1,0 +1,28 @@
+#!/usr/bin/env bats
+# Every hook returns what the plain call returns, with the same errno, and
+# leaves errno alone on success: the same program's report with and
+# without the library must be identical.
+# bats file_tags=sanitize
+
+load helpers
+
+@test "return values and errno are those of the plain calls" {
+  run "$PRELOAD_ERRNO"
+  assert_success
+  local plain=$output
+  # The check can fail: the program does see failures and successes.
+  assert_line --regexp '^send EPIPE MSG_NOSIGNAL +=  ?-1 EPIPE$'
+  assert_line --regexp '^close success +=  ?0 \(errno untouched\)$'
+  run env LD_PRELOAD="$(preload_value)" SOCKBOOST_DEBUG=0 "$PRELOAD_ERRNO"
+  assert_success
+  assert_output "$plain"
+}
+
+@test "the same with forcing, scope=nbd and corking off" {
+  run "$PRELOAD_ERRNO"
+  local plain=$output
+  run env LD_PRELOAD="$(preload_value)" SOCKBOOST_DEBUG=0 SOCKBOOST_FORCE=on \
+    SOCKBOOST_SCOPE=nbd SOCKBOOST_CORK=off "$PRELOAD_ERRNO"
+  assert_success
+  assert_output "$plain"
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/* Test helper: call every hooked function in failing (and succeeding)
+ * ways and print "what = return errno" per line.  Run with and without
+ * the library; the two outputs must be identical.  Before each call errno
+ * is set to a sentinel, so a hook that clobbers errno on success shows.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#define SENTINEL 4242
+
+static void
+show (const char *what, long r)
+{
+  printf ("%-40s = %ld %s\n", what, r > 2 ? 1 : r,
+          errno == SENTINEL ? "(errno untouched)" : strerrorname_np (errno));
+}
+
+#define CHECK(what, call)                       \
+  do {                                          \
+    errno = SENTINEL;                           \
+    long r_ = (long) (call);                    \
+    show (what, r_);                            \
+  } while (0)
+
+static struct sockaddr_in
+loopback (int port)
+{
+  struct sockaddr_in a = { .sin_family = AF_INET,
+                           .sin_port = htons ((uint16_t) port) };
+  a.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  return a;
+}
+
+/* A loopback port with nothing listening: bound, never listened on. */
+static int
+closed_port (int *holder)
+{
+  struct sockaddr_in a = loopback (0);
+  socklen_t len = sizeof a;
+  *holder = socket (AF_INET, SOCK_STREAM, 0);
+  bind (*holder, (struct sockaddr *) &a, sizeof a);
+  getsockname (*holder, (struct sockaddr *) &a, &len);
+  return ntohs (a.sin_port);
+}
+
+static void
+creation_calls (int file)
+{
+  struct sockaddr_un missing = { .sun_family = AF_UNIX,
+                                 .sun_path = "/nonexistent/sock" };
+  struct sockaddr_in a;
+  int holder, sv[2], s;
+
+  CHECK ("socket bad type", socket (AF_UNIX, 999, 0));
+  CHECK ("socketpair AF_INET", socketpair (AF_INET, SOCK_STREAM, 0, sv));
+  CHECK ("connect EBADF", connect (-1, (struct sockaddr *) &missing,
+                                   sizeof missing));
+  CHECK ("connect ENOTSOCK", connect (file, (struct sockaddr *) &missing,
+                                      sizeof missing));
+  s = socket (AF_UNIX, SOCK_STREAM, 0);
+  CHECK ("connect unix ENOENT", connect (s, (struct sockaddr *) &missing,
+                                         sizeof missing));
+  close (s);
+  a = loopback (closed_port (&holder));
+  s = socket (AF_INET, SOCK_STREAM, 0);
+  CHECK ("connect ECONNREFUSED", connect (s, (struct sockaddr *) &a, sizeof a));
+  close (s);
+  close (holder);
+  CHECK ("accept ENOTSOCK", accept (file, NULL, NULL));
+  s = socket (AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  a = loopback (0);
+  bind (s, (struct sockaddr *) &a, sizeof a);
+  listen (s, 1);
+  CHECK ("accept4 EAGAIN", accept4 (s, NULL, NULL, SOCK_CLOEXEC));
+  CHECK ("accept EAGAIN", accept (s, NULL, NULL));
+  close (s);
+}
+
+static void
+nonblocking_connect (void)
+{
+  struct sockaddr_in a = loopback (0);
+  socklen_t len = sizeof a;
+  int l = socket (AF_INET, SOCK_STREAM, 0), s;
+
+  bind (l, (struct sockaddr *) &a, sizeof a);
+  listen (l, 1);
+  getsockname (l, (struct sockaddr *) &a, &len);
+  s = socket (AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+  errno = SENTINEL;
+  long r = connect (s, (struct sockaddr *) &a, sizeof a);
+  /* Loopback may complete at once; both outcomes keep their errno. */
+  show (r == 0 ? "connect non-blocking (done)" : "connect non-blocking", r);
+  close (s);
+  close (l);
+}
+
+static void
+lifecycle_calls (void)
+{
+  CHECK ("close EBADF", close (-1));
+  CHECK ("dup2 EBADF", dup2 (-1, 50));
+  CHECK ("dup3 same fd EINVAL", dup3 (1, 1, 0));
+  CHECK ("close_range lo > hi", close_range (9, 3, 0));
+  CHECK ("dup2 success", dup2 (1, 50));
+  CHECK ("close success", close (50));
+}
+
+static void
+send_calls (int file)
+{
+  char buf[65536] = { 0 };
+  struct iovec iov = { buf, 16 };
+  struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+  int sv[2];
+
+  CHECK ("send ENOTSOCK", send (file, buf, 1, 0));
+  CHECK ("write EBADF", write (-1, buf, 1));
+  CHECK ("recv EBADF", recv (-1, buf, 1, 0));
+  socketpair (AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0, sv);
+  CHECK ("recv EAGAIN", recv (sv[0], buf, 1, 0));
+  CHECK ("read EAGAIN", read (sv[0], buf, 1));
+  CHECK ("send success", send (sv[0], buf, 4, 0));
+  CHECK ("recv success", recv (sv[1], buf, 4, 0));
+  while (send (sv[0], buf, sizeof buf, MSG_DONTWAIT) > 0)
+    ;
+  CHECK ("send EAGAIN (full)", send (sv[0], buf, sizeof buf, 0));
+  CHECK ("writev EAGAIN (full)", writev (sv[0], &iov, 1));
+  close (sv[1]);
+  CHECK ("send EPIPE MSG_NOSIGNAL", send (sv[0], buf, 1, MSG_NOSIGNAL));
+  CHECK ("sendmsg EPIPE MSG_NOSIGNAL", sendmsg (sv[0], &m, MSG_NOSIGNAL));
+  CHECK ("write EPIPE (SIGPIPE ignored)", write (sv[0], buf, 1));
+  close (sv[0]);
+}
+
+int
+main (void)
+{
+  int file = open ("/dev/null", O_RDWR);
+
+  signal (SIGPIPE, SIG_IGN);
+  creation_calls (file);
+  nonblocking_connect ();
+  lifecycle_calls ();
+  send_calls (file);
+  return 0;
+}
