@@ -1,24 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /* libFuzzer harness for sbnbd-server's handshake and request parsing: the
  * input is what a client sends.  The server's own connection handler
- * (conn_serve) runs in-process on one end of a socketpair; a helper thread
- * writes the input into the other end, then half-closes it, and drains
- * whatever the server answers.  The first byte picks the export: backend
- * kind and read-only.
+ * (conn_serve) runs in-process on one end of a socketpair; the other end
+ * (socket-peer.c) sends the input, half-closes, and drains the answers.
+ * The first byte picks the export: backend kind and read-only.
  */
-#include <errno.h>
-#include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "nbd-protocol.h"
 #include "server.h"
+#include "socket-peer.h"
 
 int LLVMFuzzerInitialize (int *argc, char ***argv);
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
@@ -29,12 +24,6 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 enum { KIND_MEMORY, KIND_PATTERN, KIND_NULL, NKINDS };
 
 static struct backend backends[NKINDS];
-
-struct peer {
-  int fd;
-  const uint8_t *data;
-  size_t size;
-};
 
 int
 LLVMFuzzerInitialize (int *argc, char ***argv)
@@ -53,43 +42,6 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
   stderr = devnull;
   signal (SIGPIPE, SIG_IGN);
   return 0;
-}
-
-/* Write the input, half-close, and read until the server closes its end:
- * one thread, poll on both directions, so neither side can block the other.
- */
-static void *
-peer_run (void *arg)
-{
-  struct peer *p = arg;
-  static uint8_t sink[1 << 16];
-  size_t sent = 0;
-
-  if (p->size == 0)
-    shutdown (p->fd, SHUT_WR);
-  for (;;) {
-    struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
-    if (sent < p->size)
-      pfd.events |= POLLOUT;
-    if (poll (&pfd, 1, -1) == -1 && errno != EINTR)
-      abort ();
-    if (pfd.revents & POLLOUT) {
-      ssize_t n = send (p->fd, p->data + sent, p->size - sent,
-                        MSG_DONTWAIT | MSG_NOSIGNAL);
-      if (n > 0)
-        sent += (size_t) n;
-      else if (n == -1 && errno != EAGAIN)
-        sent = p->size;         /* the server stopped reading: fine */
-      if (sent == p->size)
-        shutdown (p->fd, SHUT_WR);
-    }
-    if (pfd.revents & (POLLIN | POLLHUP | POLLERR)) {
-      ssize_t n = recv (p->fd, sink, sizeof sink, MSG_DONTWAIT);
-      if (n == 0 || (n == -1 && errno != EAGAIN))
-        break;
-    }
-  }
-  return NULL;
 }
 
 static void
@@ -113,26 +65,19 @@ int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   struct export ex;
+  struct socket_peer p;
   struct conn *c;
-  struct peer p;
-  pthread_t t;
-  int sv[2];
 
   if (size < 1)
     return 0;
   export_setup (&ex, data[0]);
-  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
-    abort ();
-  p = (struct peer) { .fd = sv[1], .data = data + 1, .size = size - 1 };
-  if (pthread_create (&t, NULL, peer_run, &p) != 0)
-    abort ();
+  socket_peer_start (&p, data + 1, size - 1);
   c = calloc (1, sizeof *c);
   if (c == NULL)
     abort ();
-  *c = (struct conn) { .fd = sv[0], .ex = &ex, .id = 1 };
-  conn_serve (c);               /* closes sv[0] */
+  *c = (struct conn) { .fd = p.fds[0], .ex = &ex, .id = 1 };
+  conn_serve (c);               /* closes fds[0] */
   free (c);
-  pthread_join (t, NULL);
-  close (sv[1]);
+  socket_peer_finish (&p);
   return 0;
 }
