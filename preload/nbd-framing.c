@@ -246,6 +246,12 @@ sb_framing_is_off (const struct sb_framing *f)
   return f->off != SB_FRAMING_ON;
 }
 
+void
+sb_framing_abandon (struct sb_framing *f, enum sb_framing_off why)
+{
+  f->off = why != SB_FRAMING_ON ? (uint8_t) why : SB_FRAMING_OFF_ABANDONED;
+}
+
 enum sb_framing_role
 sb_framing_role (const struct sb_framing *f)
 {
@@ -280,6 +286,7 @@ sb_framing_off_reason (const struct sb_framing *f)
   case SB_FRAMING_OFF_COOKIES_FULL: return "too many READs in flight";
   case SB_FRAMING_OFF_DUP_COOKIE: return "READ cookie already in flight";
   case SB_FRAMING_OFF_AFTER_DISC: return "bytes after NBD_CMD_DISC";
+  case SB_FRAMING_OFF_ABANDONED: return "state lost (fork during an update)";
   default: return "unknown reason";
   }
 }

@@ -48,6 +48,7 @@ enum sb_framing_off {
   SB_FRAMING_OFF_COOKIES_FULL,  /* too many READs in flight */
   SB_FRAMING_OFF_DUP_COOKIE,    /* a READ cookie already in flight */
   SB_FRAMING_OFF_AFTER_DISC,    /* bytes after NBD_CMD_DISC */
+  SB_FRAMING_OFF_ABANDONED,     /* its owner gave up on it (state unsure) */
 };
 
 /* One direction of the stream: a header being gathered or a payload
@@ -96,6 +97,13 @@ extern bool sb_framing_wants_more (const struct sb_framing *f,
                                    const struct iovec *iov, int iovcnt);
 
 extern bool sb_framing_is_off (const struct sb_framing *f);
+
+/* Turn F off for good with reason WHY (not SB_FRAMING_ON), whatever its
+ * state: for a caller that cannot trust it any more (the process forked
+ * while another thread was updating it).  Touches only the off code, so
+ * it is safe on a struct left half-updated.
+ */
+extern void sb_framing_abandon (struct sb_framing *f, enum sb_framing_off why);
 extern enum sb_framing_role sb_framing_role (const struct sb_framing *f);
 
 /* This end spoke NBD: it sent NBDMAGIC as a server, or IHAVEOPT as a

@@ -4,6 +4,7 @@
  * guards are short and never block, and a send and a receive on one
  * socket from two threads must not update the tracker at the same time.
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -55,4 +56,28 @@ void
 sb_slot_unlock (int i)
 {
   atomic_flag_clear_explicit (&pool[i].lock, memory_order_release);
+}
+
+/* Child side of fork: only the forking thread lives on, so a lock still
+ * set belongs to a thread that is gone.  Its tracker may be half-updated:
+ * turn it off (the next send on that socket drops the slot and logs why).
+ */
+static void
+after_fork_child (void)
+{
+  for (int i = 0; i < SB_SLOTS; i++) {
+    if (atomic_flag_test_and_set_explicit (&pool[i].lock,
+                                           memory_order_acquire))
+      sb_framing_abandon (&pool[i].f, SB_FRAMING_OFF_ABANDONED);
+    atomic_flag_clear_explicit (&pool[i].lock, memory_order_release);
+  }
+}
+
+void
+sb_slots_fork_safety (void)
+{
+  /* On failure (ENOMEM) forking children may still deadlock: nothing
+   * better to do, and the parent is unaffected.
+   */
+  (void) pthread_atfork (NULL, NULL, after_fork_child);
 }

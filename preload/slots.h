@@ -22,4 +22,10 @@ extern void sb_slot_release (int i);
 extern struct sb_framing *sb_slot_lock (int i);
 extern void sb_slot_unlock (int i);
 
+/* Make fork safe: in the child, a slot lock held by a thread that fork
+ * left behind is released and its tracker abandoned.  Call once, from
+ * the library's constructor.
+ */
+extern void sb_slots_fork_safety (void);
+
 #endif /* SOCKBOOST_SLOTS_H */

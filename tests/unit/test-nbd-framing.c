@@ -401,6 +401,33 @@ test_wants_more_is_pure (void)
           "the tracker is small: %zu bytes", sizeof (struct sb_framing));
 }
 
+/* A tracker abandoned mid-message (fork during an update) says no to
+ * everything from then on, whatever its half-updated state held.
+ */
+static void
+test_abandon (void)
+{
+  static struct bytes b;
+  struct side s;
+
+  fresh (&s, false);
+  handshake_go (&s, true, false);
+  b.n = 0;
+  put_request (&b, NBD_CMD_WRITE, 7, 4096);
+  sent (&s, b.b, b.n);
+  TAP_OK (wants (&s, NULL, 0), "inside a WRITE payload: wants more");
+  sb_framing_abandon (&s.f, SB_FRAMING_OFF_ABANDONED);
+  TAP_OK (!ON (&s) && !wants (&s, NULL, 0), "abandoned: off, wants nothing");
+  TAP_OK (strcmp (sb_framing_off_reason (&s.f), "unknown reason") != 0,
+          "abandoned has a reason: %s", sb_framing_off_reason (&s.f));
+  sent (&s, b.b, b.n);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_ABANDONED,
+          "more bytes keep the first reason");
+  fresh (&s, false);
+  sb_framing_abandon (&s.f, SB_FRAMING_ON);
+  TAP_OK (!ON (&s), "abandoning with no reason still turns it off");
+}
+
 int
 main (void)
 {
@@ -416,5 +443,6 @@ main (void)
   test_cookie_table ();
   test_transmission_surprises ();
   test_wants_more_is_pure ();
+  test_abandon ();
   return tap_done ();
 }
