@@ -26,3 +26,18 @@ load helpers
   assert_success
   assert_output "$plain"
 }
+
+@test "the corked TCP path (write as send MSG_MORE) keeps EAGAIN and EPIPE" {
+  requires strace
+  run "$PRELOAD_ERRNO"
+  local plain=$output
+  assert_line --regexp '^tcp write EAGAIN \(full\) += -1 EAGAIN$'
+  assert_line --regexp '^tcp send EPIPE MSG_NOSIGNAL += -1 EPIPE$'
+  run strace -o "$BATS_TEST_TMPDIR/trace" -e trace=sendto,sendmsg \
+    env LD_PRELOAD="$(preload_value)" SOCKBOOST_DEBUG=0 "$PRELOAD_ERRNO"
+  assert_success
+  assert_output "$plain"
+  # The library did take the corking path for these calls.
+  grep -E 'MSG_MORE.*EAGAIN' "$BATS_TEST_TMPDIR/trace"
+  grep -E 'MSG_NOSIGNAL\|MSG_MORE.*EPIPE' "$BATS_TEST_TMPDIR/trace"
+}
