@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -142,6 +144,8 @@ lookup_env (const char *name)
 
 static struct sb_config config;
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+/* Set once CONFIG is filled: later calls skip pthread_once (hot path). */
+static atomic_bool config_loaded;
 
 static void
 load_config (void)
@@ -156,12 +160,14 @@ load_config (void)
     sb_log (SB_LOG_WARN, "ignoring %s='%s': expected %s; using the default",
             w[i].name, w[i].value, w[i].expected);
   config.wmem_max = read_wmem_max ();
+  atomic_store_explicit (&config_loaded, true, memory_order_release);
   errno = saved;
 }
 
 const struct sb_config *
 sb_config (void)
 {
-  pthread_once (&config_once, load_config);
+  if (!atomic_load_explicit (&config_loaded, memory_order_acquire))
+    pthread_once (&config_once, load_config);
   return &config;
 }

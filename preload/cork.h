@@ -5,14 +5,33 @@
 #ifndef SOCKBOOST_CORK_H
 #define SOCKBOOST_CORK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+
+#include "config.h"
+#include "fdtable.h"
 
 struct sb_send_plan {
   uint32_t entry;               /* the fd's table entry before the call */
   int more;                     /* the library adds MSG_MORE */
 };
+
+/* The fast path of every send hook: true for an fd the library does
+ * nothing more with (untracked, a file, a socket with no framing tracker
+ * when SOCKBOOST_STATS is off), which then costs one inline table load
+ * before the plain call.
+ */
+static inline bool
+sb_cork_ignores (int fd)
+{
+  uint32_t e = sb_fd_get (fd);
+
+  if (SB_FD_SLOT (e) >= 0)
+    return false;
+  return !(e & SB_FD_TUNED) || !sb_config ()->stats;
+}
 
 /* Plan a send of IOV with the caller's FLAGS on FD.  Returns 0 for an
  * fd the library does not follow: make the plain call and nothing else.

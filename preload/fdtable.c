@@ -4,7 +4,7 @@
 
 #include "fdtable.h"
 
-static _Atomic uint32_t table[SB_FD_MAX];
+_Atomic uint32_t sb_fd_table[SB_FD_MAX];
 
 static int
 in_range (int fd)
@@ -13,19 +13,11 @@ in_range (int fd)
 }
 
 uint32_t
-sb_fd_get (int fd)
-{
-  if (!in_range (fd))
-    return 0;
-  return atomic_load_explicit (&table[fd], memory_order_acquire);
-}
-
-uint32_t
 sb_fd_swap (int fd, uint32_t value)
 {
   if (!in_range (fd))
     return 0;
-  return atomic_exchange_explicit (&table[fd], value, memory_order_acq_rel);
+  return atomic_exchange_explicit (&sb_fd_table[fd], value, memory_order_acq_rel);
 }
 
 int
@@ -33,7 +25,7 @@ sb_fd_update (int fd, uint32_t expected, uint32_t value)
 {
   if (!in_range (fd))
     return 0;
-  return atomic_compare_exchange_strong_explicit (&table[fd], &expected, value,
+  return atomic_compare_exchange_strong_explicit (&sb_fd_table[fd], &expected, value,
                                                   memory_order_acq_rel,
                                                   memory_order_acquire);
 }

@@ -3,6 +3,7 @@
 #ifndef SOCKBOOST_FDTABLE_H
 #define SOCKBOOST_FDTABLE_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* Descriptors at or above this number are simply not tracked. */
@@ -27,8 +28,21 @@ enum sb_side { SB_SIDE_NONE, SB_SIDE_CONNECT, SB_SIDE_ACCEPT, SB_SIDE_PAIR };
 #define SB_FD_SIDE(e) ((enum sb_side) (((e) >> SB_FD_SIDE_SHIFT) & 3u))
 #define SB_FD_SLOT(e) ((int) ((e) >> SB_FD_SLOT_SHIFT) - 1)
 
-/* Lock-free read of the entry for FD (0 for untracked or out of range). */
-extern uint32_t sb_fd_get (int fd);
+/* The table itself, for the inline lookup below; change it only
+ * through the functions.
+ */
+extern _Atomic uint32_t sb_fd_table[SB_FD_MAX];
+
+/* Lock-free read of the entry for FD (0 for untracked or out of range).
+ * Inline: it is all an untracked fd costs on the send path.
+ */
+static inline uint32_t
+sb_fd_get (int fd)
+{
+  if ((unsigned) fd >= SB_FD_MAX)
+    return 0;
+  return atomic_load_explicit (&sb_fd_table[fd], memory_order_acquire);
+}
 
 /* Store VALUE for FD; return the previous entry. */
 extern uint32_t sb_fd_swap (int fd, uint32_t value);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cork.h"
+#include "fdtable.h"
 #include "hooks.h"
 #include "real.h"
 
@@ -21,11 +22,17 @@ extern ssize_t __recv_chk (int, void *, size_t, size_t, int);
 extern ssize_t __recvfrom_chk (int, void *, size_t, size_t, int,
                                struct sockaddr *, socklen_t *);
 
-/* Feed R bytes received into BUF to FD's tracker; keep errno. */
+/* Feed R bytes received into BUF to FD's tracker; keep errno.  Only
+ * sockets with a tracker need it: the rest skip the call.
+ */
 static ssize_t
 fed (int fd, void *buf, ssize_t r, int flags)
 {
-  int saved = errno;
+  int saved;
+
+  if (r <= 0 || SB_FD_SLOT (sb_fd_get (fd)) < 0)
+    return r;
+  saved = errno;
   struct iovec iov = { buf, r > 0 ? (size_t) r : 0 };
   sb_cork_received (fd, &iov, 1, r, flags);
   errno = saved;
@@ -35,7 +42,11 @@ fed (int fd, void *buf, ssize_t r, int flags)
 static ssize_t
 fedv (int fd, const struct iovec *iov, int iovcnt, ssize_t r, int flags)
 {
-  int saved = errno;
+  int saved;
+
+  if (r <= 0 || SB_FD_SLOT (sb_fd_get (fd)) < 0)
+    return r;
+  saved = errno;
   sb_cork_received (fd, iov, iovcnt, r, flags);
   errno = saved;
   return r;

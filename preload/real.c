@@ -10,6 +10,7 @@
 #include "real.h"
 
 struct sb_real sb_real;
+atomic_bool sb_real_bound;
 
 static pthread_once_t bind_once = PTHREAD_ONCE_INIT;
 
@@ -20,6 +21,7 @@ bind_all (void)
   sb_real.name = (ret (*) args) dlsym (RTLD_NEXT, #name);
   SB_REAL_SYMBOLS (SB_REAL_BIND)
 #undef SB_REAL_BIND
+  atomic_store_explicit (&sb_real_bound, true, memory_order_release);
 }
 
 void
