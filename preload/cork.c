@@ -25,8 +25,10 @@ drop_slot (int fd, uint32_t e, const char *reason)
   if (!sb_fd_update (fd, e, next))
     return;                     /* closed or replaced meanwhile */
   sb_slot_release (SB_FD_SLOT (e));
+  /* scope=nbd meets many sockets that are not NBD: that is no news. */
   if (reason)
-    sb_log (SB_LOG_INFO, "fd %d framing off: %s", fd, reason);
+    sb_log ((e & SB_FD_TUNED) ? SB_LOG_INFO : SB_LOG_TRACE,
+            "fd %d framing off: %s", fd, reason);
 }
 
 /* After the tracker of FD saw more bytes: tune a candidate that turned
