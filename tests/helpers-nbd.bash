@@ -48,6 +48,7 @@ sbnbd_start () {
     > "$base.uri" 2> "$NBD_LOG" 3>&- &
   pid=$!
   cleanup_push "sbnbd_stop $pid"
+  check_at_teardown "sbnbd_check_log $NBD_LOG"
   until [ -s "$NBD_PIDFILE" ]; do
     if ! sbnbd_alive "$pid"; then
       echo "sbnbd-server exited before listening; its log:" >&2
@@ -85,6 +86,16 @@ sbnbd_stop () {
   wait "$pid" 2>/dev/null
   status=$?
   return $status
+}
+
+# Fail if the server's log holds a sanitizer or valgrind report: the
+# server runs in the background, so its exit status alone would not show.
+sbnbd_check_log () {
+  if grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:|^==[0-9]+== [A-Z]' "$1"; then
+    echo "sbnbd-server reported memory errors; its log ($1):" >&2
+    cat "$1" >&2
+    return 1
+  fi
 }
 
 # The NBD URI of export NAME (default "") on unix socket SOCK.

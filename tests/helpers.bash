@@ -74,7 +74,19 @@ cleanup_run () {
   done
   SB_CLEANUP=()
 }
-teardown () { cleanup_run; }
+# Checks run after the cleanup (e.g. a background server's log scanned
+# for sanitizer reports); unlike cleanups, a failing check fails the test.
+SB_CHECKS=()
+check_at_teardown () { SB_CHECKS+=("$1"); }
+teardown () {
+  local c status=0
+  cleanup_run
+  for c in "${SB_CHECKS[@]}"; do
+    eval "$c" || status=1
+  done
+  SB_CHECKS=()
+  return $status
+}
 
 # Kill PID (and wait for it) at teardown.
 kill_at_teardown () {
