@@ -262,6 +262,13 @@ def write_read_back(path):
     err, _ = c.reply(c.request(CMD_WRITE, size - 4096, 4096, 1, data))
     expect(err == 0, "write of the last 4 KiB with FUA: error %d" % err)
     expect(c.read_ok(size - 4096) == data, "read back differs")
+    # Trims and zeroes are not payloads: 64 MiB in one request is fine
+    # when the export is that large.
+    if size >= 64 << 20:
+        for cmd in (CMD_ZERO, CMD_TRIM):
+            err, _ = c.reply(c.request(cmd, 0, 64 << 20))
+            expect(err == 0, "64 MiB command %d: error %d" % (cmd, err))
+        expect(c.read_ok(32 << 20) == bytes(4096), "zeroed range not zero")
     # Pipelined: several requests in one send, replies in order.
     cookies = [c.request(CMD_READ, i * 512, 512) for i in range(8)]
     for k in cookies:

@@ -9,7 +9,7 @@ RAW=$BATS_TEST_DIRNAME/nbd-raw.py
 
 setup () {
   requires nbdinfo python3
-  start_sbnbd_unix -v memory:8M
+  start_sbnbd_unix -v memory:64M
 }
 
 # Run a scenario, then show that the server is alive and serving.
@@ -18,7 +18,7 @@ scenario () {
   [ "$status" -eq 0 ] || { echo "$output"; cat "$NBD_LOG"; false; }
   run nbdinfo --size "$NBD_URI"
   assert_success
-  assert_output 8388608
+  assert_output "$((64 << 20))"
   sbnbd_alive "$NBD_PID"
 }
 
@@ -48,11 +48,11 @@ scenario () {
 @test "client gone mid-payload" { scenario disconnect-mid-payload; }
 @test "client gone while 256 MiB of replies are queued" { scenario disconnect-mid-reply; }
 @test "read-only export: write, trim, zero get EPERM" {
-  start_sbnbd_unix -r memory:8M
+  start_sbnbd_unix -r memory:64M
   scenario read-only-writes
 }
 @test "the scenarios can fail: a read-only export fails write-read-back" {
-  start_sbnbd_unix -r memory:8M
+  start_sbnbd_unix -r memory:64M
   run timeout 60 python3 "$RAW" "$NBD_SOCK" write-read-back
   assert_failure
   assert_output --partial "error 1"

@@ -66,7 +66,9 @@ check_request (const struct conn *c, const struct request *r)
     return NBD_EINVAL;
   if (r->type == NBD_CMD_FLUSH)
     return 0;
-  if (r->len == 0 || r->len > NBD_MAX_PAYLOAD)
+  /* Only payloads are bounded; a trim or zero may cover up to 4 GiB. */
+  if (r->len == 0 || (r->len > NBD_MAX_PAYLOAD && (r->type == NBD_CMD_READ
+                                                   || r->type == NBD_CMD_WRITE)))
     return NBD_EINVAL;
   if (c->ex->read_only && is_write_type (r->type))
     return NBD_EPERM;
