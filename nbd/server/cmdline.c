@@ -151,8 +151,7 @@ config_parse (struct config *cfg, int argc, char **argv)
 {
   int opt;
 
-  *cfg = (struct config) { .export_name = "", .bind_addr = NULL,
-                           .socket_mode = 0600,
+  *cfg = (struct config) { .export_name = "", .socket_mode = 0600,
                            .max_connections = DEFAULT_MAX_CONNECTIONS };
   while ((opt = getopt_long (argc, argv, "U:p:b:e:rvhV", long_options,
                              NULL)) != -1)

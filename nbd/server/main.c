@@ -67,9 +67,10 @@ announce (const struct listener *l, const struct config *cfg)
 int
 main (int argc, char **argv)
 {
-  struct config cfg;
-  struct export ex;
-  struct listener l;
+  /* Static: connection threads still use them while exit() runs. */
+  static struct config cfg;
+  static struct export ex;
+  static struct listener l;
   int status;
 
   config_parse (&cfg, argc, argv);

@@ -118,8 +118,9 @@ extern uint8_t *conn_buffer (struct conn *c);
 /* Serve one connection from greeting to disconnect; closes the fd. */
 extern void conn_serve (struct conn *c);
 
-/* Option haggling.  Returns 1 to go on to transmission, 0 when the client
- * left cleanly, -1 on a protocol or I/O error (already logged if verbose).
+/* Option haggling.  Returns 1 to go on to transmission, -1 when the
+ * session ends here (NBD_OPT_ABORT, a disconnect, a protocol or I/O
+ * error; logged if verbose).
  */
 extern int handshake (struct conn *c);
 
