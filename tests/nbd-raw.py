@@ -276,6 +276,24 @@ def write_read_back(path):
         expect(err == 0, "pipelined read failed")
 
 
+def fast_zero_without_zero_range(path):
+    """On a file system that can punch holes but not zero ranges."""
+    FUA, NO_HOLE, FAST = 1, 2, 16
+    ENOTSUP = 95
+    c, size = transmission(path, True)
+    data = b"\xab" * 8192
+    for flags, want, zeroed in ((FAST | NO_HOLE, ENOTSUP, False),
+                                (NO_HOLE, 0, True), (FAST, 0, True),
+                                (FAST | FUA, 0, True)):
+        err, _ = c.reply(c.request(CMD_WRITE, 4096, 8192, 0, data))
+        expect(err == 0, "write failed: %d" % err)
+        err, _ = c.reply(c.request(CMD_ZERO, 4096, 8192, flags))
+        expect(err == want, "zero flags %#x: error %d, want %d" % (flags, err, want))
+        got = c.read_ok(4096, 8192)
+        expect(got == (bytes(8192) if zeroed else data),
+               "zero flags %#x: data %s" % (flags, "not zeroed" if zeroed else "changed"))
+
+
 def read_only_writes(path):
     c, size = transmission(path)
     for cmd, payload in ((CMD_WRITE, b"x" * 4096), (CMD_TRIM, b""), (CMD_ZERO, b"")):
