@@ -26,7 +26,7 @@ while not os.path.exists(sys.argv[2]): time.sleep(0.02)' "$NBD_SOCK" "$1"
   local h2=$!
   wait_for_file "$BATS_TEST_TMPDIR/c1" || { cat "$BATS_TEST_TMPDIR/e1" "$NBD_LOG"; false; }
   wait_for_file "$BATS_TEST_TMPDIR/c2"
-  run nbdinfo --size "$NBD_URI"
+  run timeout 10 nbdinfo --size "$NBD_URI"
   assert_failure
   run grep -c "refused: 2 connections open" "$NBD_LOG"
   assert_output 1
@@ -35,7 +35,7 @@ while not os.path.exists(sys.argv[2]): time.sleep(0.02)' "$NBD_SOCK" "$1"
   # The slots free up as the holders leave (bounded wait for the server
   # to notice).
   local deadline=$((SECONDS + 10))
-  until nbdinfo --size "$NBD_URI" >/dev/null 2>&1; do
+  until timeout 10 nbdinfo --size "$NBD_URI" >/dev/null 2>&1; do
     [ $SECONDS -lt $deadline ] || fail "slots never freed"
     sleep 0.05
   done
