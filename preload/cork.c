@@ -50,19 +50,38 @@ follow_up (int fd, uint32_t e, int seen, const char *off_reason)
     drop_slot (fd, e, off_reason);
 }
 
+/* The program passed MSG_MORE on FD (entry E) itself: it corks its own
+ * messages (libnbd, nbdkit), so from now on the library adds nothing
+ * there, not even where the program left a flag out.  Returns the entry.
+ */
+static uint32_t
+note_app_more (int fd, uint32_t e)
+{
+  while (!(e & SB_FD_APPMORE) && (e & SB_FD_KINDS)) {
+    if (sb_fd_update (fd, e, e | SB_FD_APPMORE))
+      return e | SB_FD_APPMORE;
+    e = sb_fd_get (fd);
+  }
+  return e;
+}
+
 int
 sb_cork_plan (int fd, const struct iovec *iov, int iovcnt, int flags,
               struct sb_send_plan *p)
 {
   uint32_t e = sb_fd_get (fd);
-  int slot = SB_FD_SLOT (e);
+  int slot;
 
+  if ((flags & MSG_MORE) && (e & SB_FD_TCP) && !(e & SB_FD_APPMORE))
+    e = note_app_more (fd, e);
+  slot = SB_FD_SLOT (e);
   p->entry = e;
   p->more = 0;
   if (!(e & (SB_FD_TUNED | SB_FD_CANDIDATE)))
     return 0;
   if (slot >= 0 && (e & SB_FD_TCP) && (e & SB_FD_TUNED)
-      && !(e & SB_FD_APPCORK) && !(flags & MSG_MORE) && sb_config ()->cork) {
+      && !(e & (SB_FD_APPCORK | SB_FD_APPMORE)) && !(flags & MSG_MORE)
+      && sb_config ()->cork) {
     p->more = sb_framing_wants_more (sb_slot_lock (slot), iov, iovcnt);
     sb_slot_unlock (slot);
   }

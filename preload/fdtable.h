@@ -18,6 +18,7 @@ enum {
   SB_FD_NOFRAME = 1u << 5,    /* framing gave up on this socket */
   SB_FD_SIDE_SHIFT = 6,       /* 2 bits: enum sb_side */
   SB_FD_APPCORK = 1u << 8,    /* the program set TCP_CORK itself */
+  SB_FD_APPMORE = 1u << 9,    /* the program passed MSG_MORE itself */
   SB_FD_SLOT_SHIFT = 16,      /* framing slot + 1, 0 for none */
 };
 
