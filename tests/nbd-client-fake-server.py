@@ -23,6 +23,8 @@ Scenarios:
   bad-magic    a reply with a wrong magic
   huge-error   an error chunk claiming 2 GiB of payload
   cut          half a reply's data, then the connection closes
+
+Protocol numbers come from nbd/nbd-protocol.h through nbdproto.py.
 """
 import os
 import select
@@ -30,18 +32,13 @@ import socket
 import struct
 import sys
 
-NBDMAGIC = 0x4E42444D41474943
-IHAVEOPT = 0x49484156454F5054
-REP_MAGIC = 0x3E889045565A9
-REQ_MAGIC = 0x25609513
-SIMPLE_MAGIC = 0x67446698
-STRUCT_MAGIC = 0x668E33EF
-OPT_EXPORT_NAME, OPT_ABORT, OPT_GO, OPT_STRUCTURED = 1, 2, 7, 8
-REP_ACK, REP_INFO = 1, 3
-ERR_UNSUP = 0x80000001
-CMD_READ, CMD_WRITE, CMD_DISC, CMD_FLUSH = 0, 1, 2, 3
-T_NONE, T_DATA, T_HOLE, T_ERROR = 0, 1, 2, 32769
-FLAGS = 1 | 4 | 256  # HAS_FLAGS, SEND_FLUSH, CAN_MULTI_CONN
+import nbdproto as nbd
+from nbdproto import recv_exact
+
+FLAGS = nbd.NBD_FLAG_HAS_FLAGS | nbd.NBD_FLAG_SEND_FLUSH | nbd.NBD_FLAG_CAN_MULTI_CONN
+DONE = nbd.NBD_REPLY_FLAG_DONE
+T_NONE, T_DATA = nbd.NBD_REPLY_TYPE_NONE, nbd.NBD_REPLY_TYPE_OFFSET_DATA
+T_HOLE, T_ERROR = nbd.NBD_REPLY_TYPE_OFFSET_HOLE, nbd.NBD_REPLY_TYPE_ERROR
 
 PERIOD = bytes(1 + i % 251 for i in range(251))
 
@@ -52,75 +49,68 @@ def pattern(off, n):
     return (PERIOD * reps)[start:start + n]
 
 
-def recv_exact(conn, n):
-    buf = b""
-    while len(buf) < n:
-        chunk = conn.recv(n - len(buf))
-        if not chunk:
-            raise EOFError
-        buf += chunk
-    return buf
-
-
 def opt_reply(conn, opt, rtype, data=b""):
-    conn.sendall(struct.pack(">QIII", REP_MAGIC, opt, rtype, len(data)) + data)
+    conn.sendall(nbd.OPTION_REPLY.pack(nbd.NBD_REP_MAGIC, opt, rtype, len(data)) + data)
 
 
 def negotiate(conn, scenario, size):
     """Returns True to go on to transmission, with structured or not."""
-    conn.sendall(struct.pack(">QQH", NBDMAGIC, IHAVEOPT, 3))
-    recv_exact(conn, 4)
+    conn.sendall(nbd.GREETING.pack(nbd.NBD_MAGIC, nbd.NBD_IHAVEOPT,
+                                   nbd.NBD_FLAG_FIXED_NEWSTYLE | nbd.NBD_FLAG_NO_ZEROES))
+    recv_exact(conn, 4)  # client flags
     structured = False
     while True:
-        _, opt, length = struct.unpack(">QII", recv_exact(conn, 16))
+        _, opt, length = nbd.OPTION.unpack(recv_exact(conn, nbd.OPTION.size))
         data = recv_exact(conn, length)
-        if opt == OPT_STRUCTURED and scenario != "simple":
+        if opt == nbd.NBD_OPT_STRUCTURED_REPLY and scenario != "simple":
             structured = True
-            opt_reply(conn, opt, REP_ACK)
-        elif opt == OPT_GO and scenario != "no-go":
-            opt_reply(conn, opt, REP_INFO, struct.pack(">HQH", 0, size, FLAGS))
-            opt_reply(conn, opt, REP_ACK)
+            opt_reply(conn, opt, nbd.NBD_REP_ACK)
+        elif opt == nbd.NBD_OPT_GO and scenario != "no-go":
+            opt_reply(conn, opt, nbd.NBD_REP_INFO,
+                      struct.pack(">HQH", nbd.NBD_INFO_EXPORT, size, FLAGS))
+            opt_reply(conn, opt, nbd.NBD_REP_ACK)
             return structured
-        elif opt == OPT_EXPORT_NAME:
+        elif opt == nbd.NBD_OPT_EXPORT_NAME:
             conn.sendall(struct.pack(">QH", size, FLAGS))
             return structured
-        elif opt == OPT_ABORT:
-            opt_reply(conn, opt, REP_ACK)
+        elif opt == nbd.NBD_OPT_ABORT:
+            opt_reply(conn, opt, nbd.NBD_REP_ACK)
             raise EOFError
         else:
-            opt_reply(conn, opt, ERR_UNSUP)
+            opt_reply(conn, opt, nbd.NBD_REP_ERR_UNSUP)
 
 
 def chunk(conn, flags, ctype, cookie, payload):
-    conn.sendall(struct.pack(">IHHQI", STRUCT_MAGIC, flags, ctype, cookie,
-                             len(payload)) + payload)
+    conn.sendall(nbd.STRUCTURED_REPLY.pack(nbd.NBD_STRUCTURED_REPLY_MAGIC, flags,
+                                           ctype, cookie, len(payload)) + payload)
 
 
 def data_chunk(conn, cookie, off, n, done=False):
-    chunk(conn, 1 if done else 0, T_DATA, cookie,
+    chunk(conn, DONE if done else 0, T_DATA, cookie,
           struct.pack(">Q", off) + pattern(off, n))
 
 
 def simple(conn, cookie, error=0, data=b""):
-    conn.sendall(struct.pack(">IIQ", SIMPLE_MAGIC, error, cookie) + data)
+    conn.sendall(nbd.SIMPLE_REPLY.pack(nbd.NBD_SIMPLE_REPLY_MAGIC, error, cookie) + data)
 
 
 def answer_read(conn, scenario, structured, req, count):
     cookie, off, n = req
     half = n // 2
     if scenario == "eio":
-        simple(conn, cookie, 5)
+        simple(conn, cookie, nbd.NBD_EIO)
     elif not structured:
         simple(conn, cookie, 0, pattern(off, n))
     elif scenario == "reorder":
         data_chunk(conn, cookie, off + half, n - half)
         data_chunk(conn, cookie, off, half)
-        chunk(conn, 1, T_NONE, cookie, b"")
+        chunk(conn, DONE, T_NONE, cookie, b"")
     elif scenario == "holes" and count % 2 == 1:
-        chunk(conn, 1, T_HOLE, cookie, struct.pack(">QI", off, n))
+        chunk(conn, DONE, T_HOLE, cookie, struct.pack(">QI", off, n))
     elif scenario == "error-chunk":
         msg = b"disk on fire"
-        chunk(conn, 1, T_ERROR, cookie, struct.pack(">IH", 5, len(msg)) + msg)
+        chunk(conn, DONE, T_ERROR, cookie,
+              struct.pack(">IH", nbd.NBD_EIO, len(msg)) + msg)
     elif scenario == "oversize":
         data_chunk(conn, cookie, off, n + 100, True)
     elif scenario == "bad-offset":
@@ -133,22 +123,24 @@ def answer_read(conn, scenario, structured, req, count):
     elif scenario == "bad-cookie":
         data_chunk(conn, cookie ^ 0x5A5A0000, off, n, True)
     elif scenario == "bad-magic":
-        conn.sendall(struct.pack(">IIQ", 0x12345678, 0, cookie))
+        conn.sendall(nbd.SIMPLE_REPLY.pack(0x12345678, 0, cookie))
     elif scenario == "huge-error":
-        conn.sendall(struct.pack(">IHHQI", STRUCT_MAGIC, 1, T_ERROR, cookie,
-                                 1 << 31) + struct.pack(">IH", 5, 0))
+        conn.sendall(nbd.STRUCTURED_REPLY.pack(nbd.NBD_STRUCTURED_REPLY_MAGIC, DONE,
+                                               T_ERROR, cookie, 1 << 31)
+                     + struct.pack(">IH", nbd.NBD_EIO, 0))
     elif scenario == "cut":
-        conn.sendall(struct.pack(">IHHQIQ", STRUCT_MAGIC, 1, T_DATA, cookie,
-                                 n + 8, off) + pattern(off, half))
+        conn.sendall(nbd.STRUCTURED_REPLY.pack(nbd.NBD_STRUCTURED_REPLY_MAGIC, DONE,
+                                               T_DATA, cookie, n + 8)
+                     + struct.pack(">Q", off) + pattern(off, half))
         raise EOFError
     else:
         data_chunk(conn, cookie, off, n, True)
 
 
 def read_request(conn):
-    magic, _, ctype, cookie, off, n = struct.unpack(">IHHQQI",
-                                                    recv_exact(conn, 28))
-    if magic != REQ_MAGIC:
+    magic, _, ctype, cookie, off, n = nbd.REQUEST.unpack(
+        recv_exact(conn, nbd.REQUEST.size))
+    if magic != nbd.NBD_REQUEST_MAGIC:
         raise EOFError
     return ctype, cookie, off, n
 
@@ -161,17 +153,17 @@ def transmit(conn, scenario, structured):
     count = 0
     while True:
         ctype, cookie, off, n = read_request(conn)
-        if ctype == CMD_DISC:
+        if ctype == nbd.NBD_CMD_DISC:
             return
-        if ctype == CMD_WRITE:
+        if ctype == nbd.NBD_CMD_WRITE:
             recv_exact(conn, n)
-        if ctype != CMD_READ:
+        if ctype != nbd.NBD_CMD_READ:
             simple(conn, cookie)
             continue
         reqs = [(cookie, off, n)]
         if scenario == "reorder" and pending(conn):
             ctype2, cookie2, off2, n2 = read_request(conn)
-            if ctype2 != CMD_READ:
+            if ctype2 != nbd.NBD_CMD_READ:
                 raise EOFError
             reqs.insert(0, (cookie2, off2, n2))
         for req in reqs:

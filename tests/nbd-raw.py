@@ -3,25 +3,16 @@
 # Raw NBD traffic, well-formed or not, to check a server's answers.
 #   nbd-raw.py SOCKET SCENARIO      exits 0 if the server answered as the
 #                                   protocol says, 1 with a message if not
+# Protocol numbers come from nbd/nbd-protocol.h through nbdproto.py.
 import socket
 import struct
 import sys
 
-NBDMAGIC = 0x4E42444D41474943
-IHAVEOPT = 0x49484156454F5054
-REP_MAGIC = 0x3E889045565A9
-REQ_MAGIC = 0x25609513
-SIMPLE_MAGIC = 0x67446698
-STRUCT_MAGIC = 0x668E33EF
-OPT_EXPORT_NAME, OPT_ABORT, OPT_LIST, OPT_STARTTLS, OPT_INFO, OPT_GO = 1, 2, 3, 5, 6, 7
-OPT_STRUCTURED, OPT_SET_META, OPT_EXTENDED = 8, 10, 11
-REP_ACK, REP_SERVER, REP_INFO = 1, 2, 3
-ERR = 1 << 31
-ERR_UNSUP, ERR_INVALID, ERR_UNKNOWN, ERR_TOO_BIG = ERR | 1, ERR | 3, ERR | 6, ERR | 9
-CMD_READ, CMD_WRITE, CMD_DISC, CMD_FLUSH, CMD_TRIM, CMD_CACHE = 0, 1, 2, 3, 4, 5
-CMD_ZERO, CMD_BLOCK_STATUS = 6, 7
-EPERM, EINVAL, ENOSPC = 1, 22, 28
+import nbdproto as nbd
+
 TIMEOUT = 20
+# What the server sends and the client answers: fixed newstyle, no zeroes.
+HANDSHAKE_FLAGS = nbd.NBD_FLAG_FIXED_NEWSTYLE | nbd.NBD_FLAG_NO_ZEROES
 
 
 class Failure(Exception):
@@ -41,13 +32,10 @@ class Conn:
         self.cookie = 0
 
     def recv(self, n):
-        buf = b""
-        while len(buf) < n:
-            chunk = self.s.recv(n - len(buf))
-            if not chunk:
-                raise Failure("server closed the connection after %d of %d bytes" % (len(buf), n))
-            buf += chunk
-        return buf
+        try:
+            return nbd.recv_exact(self.s, n)
+        except EOFError as e:
+            raise Failure("server closed the connection after %d of %d bytes" % e.args)
 
     def closed_by_server(self):
         """True if the server closes the connection (EOF or reset)."""
@@ -60,19 +48,21 @@ class Conn:
         except socket.timeout:
             return False
 
-    def greeting(self, flags=3):
-        magic, ihaveopt, gflags = struct.unpack(">QQH", self.recv(18))
-        expect(magic == NBDMAGIC and ihaveopt == IHAVEOPT, "bad greeting")
-        expect(gflags == 3, "handshake flags %#x, want FIXED_NEWSTYLE|NO_ZEROES" % gflags)
+    def greeting(self, flags=HANDSHAKE_FLAGS):
+        magic, ihaveopt, gflags = nbd.GREETING.unpack(self.recv(nbd.GREETING.size))
+        expect(magic == nbd.NBD_MAGIC and ihaveopt == nbd.NBD_IHAVEOPT, "bad greeting")
+        expect(gflags == HANDSHAKE_FLAGS,
+               "handshake flags %#x, want FIXED_NEWSTYLE|NO_ZEROES" % gflags)
         self.s.sendall(struct.pack(">I", flags))
 
     def option(self, opt, data=b"", length=None):
         length = len(data) if length is None else length
-        self.s.sendall(struct.pack(">QII", IHAVEOPT, opt, length) + data)
+        self.s.sendall(nbd.OPTION.pack(nbd.NBD_IHAVEOPT, opt, length) + data)
 
     def opt_reply(self, opt):
-        magic, ropt, rtype, rlen = struct.unpack(">QIII", self.recv(20))
-        expect(magic == REP_MAGIC, "bad option reply magic %#x" % magic)
+        magic, ropt, rtype, rlen = nbd.OPTION_REPLY.unpack(
+            self.recv(nbd.OPTION_REPLY.size))
+        expect(magic == nbd.NBD_REP_MAGIC, "bad option reply magic %#x" % magic)
         expect(ropt == opt, "reply for option %d, want %d" % (ropt, opt))
         return rtype, self.recv(rlen)
 
@@ -82,16 +72,17 @@ class Conn:
 
     def go(self, name=b"", structured=False):
         if structured:
-            self.option(OPT_STRUCTURED)
-            self.expect_reply(OPT_STRUCTURED, REP_ACK)
-        self.option(OPT_GO, struct.pack(">I", len(name)) + name + struct.pack(">H", 0))
+            self.option(nbd.NBD_OPT_STRUCTURED_REPLY)
+            self.expect_reply(nbd.NBD_OPT_STRUCTURED_REPLY, nbd.NBD_REP_ACK)
+        self.option(nbd.NBD_OPT_GO,
+                    struct.pack(">I", len(name)) + name + struct.pack(">H", 0))
         size = None
         while True:
-            rtype, data = self.opt_reply(OPT_GO)
-            if rtype == REP_ACK:
+            rtype, data = self.opt_reply(nbd.NBD_OPT_GO)
+            if rtype == nbd.NBD_REP_ACK:
                 break
-            expect(rtype == REP_INFO, "GO: reply %#x" % rtype)
-            if struct.unpack(">H", data[:2])[0] == 0:
+            expect(rtype == nbd.NBD_REP_INFO, "GO: reply %#x" % rtype)
+            if struct.unpack(">H", data[:2])[0] == nbd.NBD_INFO_EXPORT:
                 size, _ = struct.unpack(">QH", data[2:])
         expect(size is not None, "GO: no NBD_INFO_EXPORT")
         self.structured = structured
@@ -99,24 +90,28 @@ class Conn:
 
     def request(self, cmd, offset, length, flags=0, payload=b""):
         self.cookie += 1
-        self.s.sendall(struct.pack(">IHHQQI", REQ_MAGIC, flags, cmd, self.cookie,
-                                   offset, length) + payload)
+        self.s.sendall(nbd.REQUEST.pack(nbd.NBD_REQUEST_MAGIC, flags, cmd,
+                                        self.cookie, offset, length) + payload)
         return self.cookie
 
     def reply(self, cookie, data_len=0):
         """Return (error, data) of the reply to COOKIE."""
-        magic = struct.unpack(">I", self.recv(4))[0]
-        if magic == SIMPLE_MAGIC:
-            err, c = struct.unpack(">IQ", self.recv(12))
+        head = self.recv(4)  # the magic says which reply it is
+        magic = struct.unpack(">I", head)[0]
+        if magic == nbd.NBD_SIMPLE_REPLY_MAGIC:
+            _, err, c = nbd.SIMPLE_REPLY.unpack(
+                head + self.recv(nbd.SIMPLE_REPLY.size - len(head)))
             expect(c == cookie, "cookie %d, want %d" % (c, cookie))
             return err, self.recv(data_len) if err == 0 else b""
-        expect(magic == STRUCT_MAGIC, "bad reply magic %#x" % magic)
-        flags, rtype, c, length = struct.unpack(">HHQI", self.recv(16))
-        expect(c == cookie and flags & 1, "structured reply: cookie/DONE")
+        expect(magic == nbd.NBD_STRUCTURED_REPLY_MAGIC, "bad reply magic %#x" % magic)
+        _, flags, rtype, c, length = nbd.STRUCTURED_REPLY.unpack(
+            head + self.recv(nbd.STRUCTURED_REPLY.size - len(head)))
+        expect(c == cookie and flags & nbd.NBD_REPLY_FLAG_DONE,
+               "structured reply: cookie/DONE")
         body = self.recv(length)
-        if rtype == 1:
-            return 0, body[8:]
-        expect(rtype == 32769, "unexpected chunk type %d" % rtype)
+        if rtype == nbd.NBD_REPLY_TYPE_OFFSET_DATA:
+            return 0, body[8:]  # after the u64 offset
+        expect(rtype == nbd.NBD_REPLY_TYPE_ERROR, "unexpected chunk type %d" % rtype)
         return struct.unpack(">I", body[:4])[0], b""
 
     def expect_error(self, cookie, want, what):
@@ -124,7 +119,7 @@ class Conn:
         expect(err == want, "%s: error %d, want %d" % (what, err, want))
 
     def read_ok(self, offset=0, length=4096):
-        err, data = self.reply(self.request(CMD_READ, offset, length), length)
+        err, data = self.reply(self.request(nbd.NBD_CMD_READ, offset, length), length)
         expect(err == 0 and len(data) == length, "a plain read after that failed")
         return data
 
@@ -140,30 +135,33 @@ def transmission(path, structured=False):
 
 def garbage_after_greeting(path):
     c = Conn(path)
-    c.recv(18)
+    c.recv(nbd.GREETING.size)
     c.s.sendall(b"\xde\xad\xbe\xef" * 64)
     expect(c.closed_by_server(), "server kept a connection that sent garbage")
 
 
 def unknown_client_flags(path):
     c = Conn(path)
-    c.greeting(flags=0x80000003)
+    c.greeting(flags=(1 << 31) | HANDSHAKE_FLAGS)  # plus an unknown flag
     expect(c.closed_by_server(), "server accepted unknown client flags")
 
 
 def bad_option_magic(path):
     c = Conn(path)
     c.greeting()
-    c.s.sendall(struct.pack(">QII", 0x1122334455667788, OPT_GO, 0))
+    c.s.sendall(nbd.OPTION.pack(0x1122334455667788, nbd.NBD_OPT_GO, 0))
     expect(c.closed_by_server(), "server accepted a bad option magic")
 
 
 def unsupported_options(path):
     c = Conn(path)
     c.greeting()
-    for opt in (OPT_STARTTLS, OPT_EXTENDED, OPT_SET_META, 4, 99, 0xFFFFFFFF):
+    # 4 is the withdrawn NBD_OPT_PEEK_EXPORT; 99 and 0xFFFFFFFF were never
+    # defined.
+    for opt in (nbd.NBD_OPT_STARTTLS, nbd.NBD_OPT_EXTENDED_HEADERS,
+                nbd.NBD_OPT_SET_META_CONTEXT, 4, 99, 0xFFFFFFFF):
         c.option(opt, b"xyz" if opt == 99 else b"")
-        c.expect_reply(opt, ERR_UNSUP)
+        c.expect_reply(opt, nbd.NBD_REP_ERR_UNSUP)
     expect(c.go() > 0, "GO after unsupported options")
     c.read_ok()
 
@@ -174,14 +172,14 @@ def malformed_info(path):
     for data in (b"", b"\0\0", struct.pack(">IH", 100, 0),
                  struct.pack(">I", 0) + struct.pack(">H", 5) + b"\0\0",
                  struct.pack(">I", 1) + b"x" + struct.pack(">H", 0) + b"extra"):
-        c.option(OPT_INFO, data)
-        c.expect_reply(OPT_INFO, ERR_INVALID)
-    c.option(OPT_LIST, b"junk")
-    c.expect_reply(OPT_LIST, ERR_INVALID)
-    c.option(OPT_STRUCTURED, b"junk")
-    c.expect_reply(OPT_STRUCTURED, ERR_INVALID)
-    c.option(OPT_GO, struct.pack(">I", 5) + b"wrong" + struct.pack(">H", 0))
-    c.expect_reply(OPT_GO, ERR_UNKNOWN)
+        c.option(nbd.NBD_OPT_INFO, data)
+        c.expect_reply(nbd.NBD_OPT_INFO, nbd.NBD_REP_ERR_INVALID)
+    c.option(nbd.NBD_OPT_LIST, b"junk")
+    c.expect_reply(nbd.NBD_OPT_LIST, nbd.NBD_REP_ERR_INVALID)
+    c.option(nbd.NBD_OPT_STRUCTURED_REPLY, b"junk")
+    c.expect_reply(nbd.NBD_OPT_STRUCTURED_REPLY, nbd.NBD_REP_ERR_INVALID)
+    c.option(nbd.NBD_OPT_GO, struct.pack(">I", 5) + b"wrong" + struct.pack(">H", 0))
+    c.expect_reply(nbd.NBD_OPT_GO, nbd.NBD_REP_ERR_UNKNOWN)
     expect(c.go() > 0, "GO after malformed options")
 
 
@@ -189,11 +187,11 @@ def option_too_long(path):
     c = Conn(path)
     c.greeting()
     # Over the limit but sent in full: drained, refused, stream in step.
-    c.option(OPT_INFO, b"\0" * 100000)
-    c.expect_reply(OPT_INFO, ERR_TOO_BIG)
+    c.option(nbd.NBD_OPT_INFO, b"\0" * 100000)
+    c.expect_reply(nbd.NBD_OPT_INFO, nbd.NBD_REP_ERR_TOO_BIG)
     # At the limit: accepted and parsed (an over-long name, so invalid).
-    c.option(OPT_INFO, b"\0" * 4096)
-    c.expect_reply(OPT_INFO, ERR_INVALID)
+    c.option(nbd.NBD_OPT_INFO, b"\0" * 4096)
+    c.expect_reply(nbd.NBD_OPT_INFO, nbd.NBD_REP_ERR_INVALID)
     expect(c.go() > 0, "GO after an over-long option")
     c.read_ok()
 
@@ -201,14 +199,14 @@ def option_too_long(path):
 def export_name_too_long(path):
     c = Conn(path)
     c.greeting()
-    c.option(OPT_EXPORT_NAME, b"", length=0xFFFFFFFF)
+    c.option(nbd.NBD_OPT_EXPORT_NAME, b"", length=0xFFFFFFFF)
     expect(c.closed_by_server(), "server waited for a 4 GiB export name")
 
 
 def disconnect_mid_option(path):
     c = Conn(path)
     c.greeting()
-    c.option(OPT_GO, b"\0\0", length=10)
+    c.option(nbd.NBD_OPT_GO, b"\0\0", length=10)
     c.s.close()
 
 
@@ -216,17 +214,19 @@ def disconnect_mid_option(path):
 
 def bad_requests(path, structured):
     c, size = transmission(path, structured)
+    READ, TRIM, ZERO = nbd.NBD_CMD_READ, nbd.NBD_CMD_TRIM, nbd.NBD_CMD_WRITE_ZEROES
+    EINVAL, ENOSPC = nbd.NBD_EINVAL, nbd.NBD_ENOSPC
     cases = [
-        (CMD_READ, size - 100, 4096, 0, EINVAL, "read crossing the end"),
-        (CMD_READ, 2**64 - 1, 2, 0, EINVAL, "read with offset overflow"),
-        (CMD_READ, 0, 0, 0, EINVAL, "zero-length read"),
-        (CMD_READ, 0, 64 << 20, 0, EINVAL, "64 MiB read"),
-        (CMD_READ, 0, 4096, 1 << 7, EINVAL, "read with unknown flag"),
-        (CMD_TRIM, size, 1, 0, EINVAL, "trim past the end"),
-        (CMD_ZERO, size - 1, 2, 0, ENOSPC, "zero past the end"),
-        (CMD_ZERO, 0, 4096, 1 << 3, EINVAL, "zero with REQ_ONE"),
-        (CMD_CACHE, 0, 4096, 0, EINVAL, "cache (not offered)"),
-        (CMD_BLOCK_STATUS, 0, 4096, 0, EINVAL, "block status (no context)"),
+        (READ, size - 100, 4096, 0, EINVAL, "read crossing the end"),
+        (READ, 2**64 - 1, 2, 0, EINVAL, "read with offset overflow"),
+        (READ, 0, 0, 0, EINVAL, "zero-length read"),
+        (READ, 0, 64 << 20, 0, EINVAL, "64 MiB read"),
+        (READ, 0, 4096, 1 << 7, EINVAL, "read with unknown flag"),
+        (TRIM, size, 1, 0, EINVAL, "trim past the end"),
+        (ZERO, size - 1, 2, 0, ENOSPC, "zero past the end"),
+        (ZERO, 0, 4096, nbd.NBD_CMD_FLAG_REQ_ONE, EINVAL, "zero with REQ_ONE"),
+        (nbd.NBD_CMD_CACHE, 0, 4096, 0, EINVAL, "cache (not offered)"),
+        (nbd.NBD_CMD_BLOCK_STATUS, 0, 4096, 0, EINVAL, "block status (no context)"),
         (99, 0, 4096, 0, EINVAL, "unknown command 99"),
         (0xFFFF, 0, 0, 0, EINVAL, "unknown command 65535"),
     ]
@@ -236,15 +236,15 @@ def bad_requests(path, structured):
     # Writes whose payload must be consumed even though they are refused.
     writes = [
         (size - 10, 4096, 0, ENOSPC, "write past the end"),
-        (0, 4096, 1 << 4, EINVAL, "write with FAST_ZERO"),
-        (0, (32 << 20) + 1, 0, EINVAL, "write of 32 MiB + 1"),
+        (0, 4096, nbd.NBD_CMD_FLAG_FAST_ZERO, EINVAL, "write with FAST_ZERO"),
+        (0, nbd.NBD_MAX_PAYLOAD + 1, 0, EINVAL, "write of 32 MiB + 1"),
         (0, 40 << 20, 0, EINVAL, "write of 40 MiB"),
     ]
     for off, length, flags, want, what in writes:
-        c.expect_error(c.request(CMD_WRITE, off, length, flags, b"\x55" * length),
-                       want, what)
+        c.expect_error(c.request(nbd.NBD_CMD_WRITE, off, length, flags,
+                                 b"\x55" * length), want, what)
         c.read_ok()
-    c.request(CMD_DISC, 0, 0)
+    c.request(nbd.NBD_CMD_DISC, 0, 0)
     expect(c.closed_by_server(), "server kept the connection after DISC")
 
 
@@ -259,18 +259,19 @@ def bad_requests_structured(path):
 def write_read_back(path):
     c, size = transmission(path, True)
     data = bytes(range(256)) * 16
-    err, _ = c.reply(c.request(CMD_WRITE, size - 4096, 4096, 1, data))
+    err, _ = c.reply(c.request(nbd.NBD_CMD_WRITE, size - 4096, 4096,
+                               nbd.NBD_CMD_FLAG_FUA, data))
     expect(err == 0, "write of the last 4 KiB with FUA: error %d" % err)
     expect(c.read_ok(size - 4096) == data, "read back differs")
     # Trims and zeroes are not payloads: 64 MiB in one request is fine
     # when the export is that large.
     if size >= 64 << 20:
-        for cmd in (CMD_ZERO, CMD_TRIM):
+        for cmd in (nbd.NBD_CMD_WRITE_ZEROES, nbd.NBD_CMD_TRIM):
             err, _ = c.reply(c.request(cmd, 0, 64 << 20))
             expect(err == 0, "64 MiB command %d: error %d" % (cmd, err))
         expect(c.read_ok(32 << 20) == bytes(4096), "zeroed range not zero")
     # Pipelined: several requests in one send, replies in order.
-    cookies = [c.request(CMD_READ, i * 512, 512) for i in range(8)]
+    cookies = [c.request(nbd.NBD_CMD_READ, i * 512, 512) for i in range(8)]
     for k in cookies:
         err, _ = c.reply(k, 512)
         expect(err == 0, "pipelined read failed")
@@ -278,16 +279,16 @@ def write_read_back(path):
 
 def fast_zero_without_zero_range(path):
     """On a file system that can punch holes but not zero ranges."""
-    FUA, NO_HOLE, FAST = 1, 2, 16
-    ENOTSUP = 95
+    FUA, NO_HOLE = nbd.NBD_CMD_FLAG_FUA, nbd.NBD_CMD_FLAG_NO_HOLE
+    FAST, ENOTSUP = nbd.NBD_CMD_FLAG_FAST_ZERO, nbd.NBD_ENOTSUP
     c, size = transmission(path, True)
     data = b"\xab" * 8192
     for flags, want, zeroed in ((FAST | NO_HOLE, ENOTSUP, False),
                                 (NO_HOLE, 0, True), (FAST, 0, True),
                                 (FAST | FUA, 0, True)):
-        err, _ = c.reply(c.request(CMD_WRITE, 4096, 8192, 0, data))
+        err, _ = c.reply(c.request(nbd.NBD_CMD_WRITE, 4096, 8192, 0, data))
         expect(err == 0, "write failed: %d" % err)
-        err, _ = c.reply(c.request(CMD_ZERO, 4096, 8192, flags))
+        err, _ = c.reply(c.request(nbd.NBD_CMD_WRITE_ZEROES, 4096, 8192, flags))
         expect(err == want, "zero flags %#x: error %d, want %d" % (flags, err, want))
         got = c.read_ok(4096, 8192)
         expect(got == (bytes(8192) if zeroed else data),
@@ -296,33 +297,36 @@ def fast_zero_without_zero_range(path):
 
 def read_only_writes(path):
     c, size = transmission(path)
-    for cmd, payload in ((CMD_WRITE, b"x" * 4096), (CMD_TRIM, b""), (CMD_ZERO, b"")):
-        c.expect_error(c.request(cmd, 0, 4096, 0, payload), EPERM, "command %d" % cmd)
+    for cmd, payload in ((nbd.NBD_CMD_WRITE, b"x" * 4096), (nbd.NBD_CMD_TRIM, b""),
+                         (nbd.NBD_CMD_WRITE_ZEROES, b"")):
+        c.expect_error(c.request(cmd, 0, 4096, 0, payload), nbd.NBD_EPERM,
+                       "command %d" % cmd)
         c.read_ok()
 
 
 def bad_request_magic(path):
     c, _ = transmission(path)
-    c.s.sendall(struct.pack(">IHHQQI", 0x12345678, 0, CMD_READ, 1, 0, 512))
+    c.s.sendall(nbd.REQUEST.pack(0x12345678, 0, nbd.NBD_CMD_READ, 1, 0, 512))
     expect(c.closed_by_server(), "server accepted a bad request magic")
 
 
 def disconnect_mid_header(path):
     c, _ = transmission(path)
-    c.s.sendall(struct.pack(">IHH", REQ_MAGIC, 0, CMD_READ))
+    c.s.sendall(struct.pack(">IHH", nbd.NBD_REQUEST_MAGIC, 0, nbd.NBD_CMD_READ))
     c.s.close()
 
 
 def disconnect_mid_payload(path):
     c, _ = transmission(path)
-    c.s.sendall(struct.pack(">IHHQQI", REQ_MAGIC, 0, CMD_WRITE, 1, 0, 1 << 20) + b"z" * 1000)
+    c.s.sendall(nbd.REQUEST.pack(nbd.NBD_REQUEST_MAGIC, 0, nbd.NBD_CMD_WRITE,
+                                 1, 0, 1 << 20) + b"z" * 1000)
     c.s.close()
 
 
 def disconnect_mid_reply(path):
     c, _ = transmission(path)
     for i in range(8):
-        c.request(CMD_READ, 0, 32 << 20)
+        c.request(nbd.NBD_CMD_READ, 0, nbd.NBD_MAX_PAYLOAD)
     c.s.close()
 
 

@@ -32,40 +32,19 @@ connection; each prints one line (bats asserts on them):
                         "eof" or "data N" (bytes that came before the close)
     close               close the socket now
 
-Protocol numbers are read from nbd/nbd-protocol.h, the only place they live.
+Protocol numbers are read from nbd/nbd-protocol.h, the only place they live,
+through tests/nbdproto.py.
 """
 
-import os
 import re
 import socket
 import struct
 import sys
 
+import nbdproto as nbd
+from nbdproto import C
+
 TIMEOUT = 20
-
-
-def load_constants():
-    """Every integer #define of nbd-protocol.h, evaluated."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    text = open(os.path.join(root, "nbd", "nbd-protocol.h")).read()
-    defs = re.findall(r"^#define\s+(NBD_\w+)\s+(.+?)\s*(?:/\*.*)?$", text, re.M)
-    consts = {}
-    # A definition may use one made further down: resolve until stable.
-    while True:
-        before = len(consts)
-        for name, expr in defs:
-            expr = re.sub(r"UINT(?:32|64)_C\s*\(([^)]*)\)", r"(\1)", expr)
-            expr = re.sub(r"NBD_REP_ERR\s*\(([^)]*)\)", r"(0x80000000 | (\1))",
-                          expr)
-            expr = re.sub(r"\b(NBD_\w+)\b",
-                          lambda m: str(consts.get(m.group(1), "?")), expr)
-            if re.fullmatch(r"[0-9a-fA-Fx()|<>+* ]+", expr):
-                consts[name] = eval(expr)  # digits and operators only
-        if len(consts) == before:
-            return consts
-
-
-C = load_constants()
 CMDS = {"read": "READ", "write": "WRITE", "disc": "DISC", "flush": "FLUSH",
         "trim": "TRIM", "cache": "CACHE", "zero": "WRITE_ZEROES",
         "block-status": "BLOCK_STATUS"}
@@ -100,38 +79,35 @@ class Conn:
         self.cookie = 0
 
     def recv(self, n):
-        buf = b""
-        while len(buf) < n:
-            chunk = self.s.recv(n - len(buf))
-            if not chunk:
-                raise EOFError(len(buf))
-            buf += chunk
-        return buf
+        return nbd.recv_exact(self.s, n)
 
     def option(self, opt, data):
-        self.s.sendall(struct.pack(">QII", C["NBD_IHAVEOPT"], opt, len(data))
+        self.s.sendall(nbd.OPTION.pack(C["NBD_IHAVEOPT"], opt, len(data))
                        + data)
 
     def option_reply(self):
-        magic, opt, rtype, length = struct.unpack(">QIII", self.recv(20))
+        magic, opt, rtype, length = nbd.OPTION_REPLY.unpack(
+            self.recv(nbd.OPTION_REPLY.size))
         if magic != C["NBD_REP_MAGIC"]:
             raise ValueError("bad option reply magic 0x%x" % magic)
         return opt, rtype, self.recv(length)
 
     def request(self, cmd, off, length, flags=0):
         self.cookie += 1
-        self.s.sendall(struct.pack(">IHHQQI", C["NBD_REQUEST_MAGIC"], flags,
-                                   cmd, self.cookie, off, length))
+        self.s.sendall(nbd.REQUEST.pack(C["NBD_REQUEST_MAGIC"], flags,
+                                        cmd, self.cookie, off, length))
 
     def simple_reply(self):
-        magic, error, cookie = struct.unpack(">IIQ", self.recv(16))
+        magic, error, cookie = nbd.SIMPLE_REPLY.unpack(
+            self.recv(nbd.SIMPLE_REPLY.size))
         if magic != C["NBD_SIMPLE_REPLY_MAGIC"] or cookie != self.cookie:
             raise ValueError("bad reply magic 0x%x cookie %d" % (magic, cookie))
         return error
 
 
 def step_greeting(c, _):
-    magic, ihaveopt, flags = struct.unpack(">QQH", c.recv(18))
+    magic, ihaveopt, flags = nbd.GREETING.unpack(
+        c.recv(nbd.GREETING.size))
     if magic != C["NBD_MAGIC"] or ihaveopt != C["NBD_IHAVEOPT"]:
         raise ValueError("not a fixed newstyle greeting")
     c.s.sendall(struct.pack(">I", C["NBD_FLAG_C_FIXED_NEWSTYLE"]
@@ -219,8 +195,8 @@ def step_req_nopayload(c, arg):
 
 def step_partial_header(c, arg):
     c.cookie += 1
-    whole = struct.pack(">IHHQQI", C["NBD_REQUEST_MAGIC"], 0,
-                        C["NBD_CMD_READ"], c.cookie, 0, 512)
+    whole = nbd.REQUEST.pack(C["NBD_REQUEST_MAGIC"], 0,
+                             C["NBD_CMD_READ"], c.cookie, 0, 512)
     c.s.sendall(whole[:int(arg)])
     return "sent %s of %d header bytes" % (arg, len(whole))
 
