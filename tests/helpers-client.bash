@@ -86,3 +86,14 @@ cl_client () {
     timeout 60 "$SBNBD_CLIENT" "$@"
   fi
 }
+
+# Wait (bounded, 30 s) until server PID holds an established unix stream
+# connection: a client that is slow to start (valgrind) has then connected,
+# so killing the server hits it mid-transfer and not before it connects.
+cl_wait_for_connection () {
+  local pid=$1 deadline=$((SECONDS + 30))
+  until ss -xpn state established 2>/dev/null | grep -q "pid=$pid,"; do
+    [ $SECONDS -lt $deadline ] || { echo "no client connected to pid $pid" >&2; return 1; }
+    sleep 0.05
+  done
+}

@@ -11,7 +11,8 @@ load helpers
   local server=$!
   cl_client read "$(cl_unix_uri "$BATS_TEST_TMPDIR/s")" 2> "$BATS_TEST_TMPDIR/err" &
   local client=$!
-  sleep 0.5
+  cl_wait_for_connection "$server"
+  sleep 0.3
   kill -9 "$server"
   local rc=0
   wait "$client" || rc=$?
@@ -28,7 +29,8 @@ load helpers
   cl_client --request-size 4K --queue-depth 1 write pattern \
     "$(cl_unix_uri "$BATS_TEST_TMPDIR/s")" 2> "$BATS_TEST_TMPDIR/err" &
   local client=$!
-  sleep 0.5
+  cl_wait_for_connection "$server"
+  sleep 0.3
   kill -9 "$server"
   local rc=0
   wait "$client" || rc=$?
