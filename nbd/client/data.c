@@ -9,46 +9,6 @@
 #include "full-io.h"
 #include "pattern.h"
 
-static int
-pread_full (int fd, void *buf, size_t len, off_t off)
-{
-  char *p = buf;
-
-  while (len > 0) {
-    ssize_t r = pread (fd, p, len, off);
-    if (r == -1 && errno == EINTR)
-      continue;
-    if (r <= 0) {
-      if (r == 0)
-        errno = ENODATA;
-      return -1;
-    }
-    p += r;
-    off += r;
-    len -= (size_t) r;
-  }
-  return 0;
-}
-
-static int
-pwrite_full (int fd, const void *buf, size_t len, off_t off)
-{
-  const char *p = buf;
-
-  while (len > 0) {
-    ssize_t r = pwrite (fd, p, len, off);
-    if (r == -1) {
-      if (errno == EINTR)
-        continue;
-      return -1;
-    }
-    p += r;
-    off += r;
-    len -= (size_t) r;
-  }
-  return 0;
-}
-
 int
 data_prepare (struct conn *c, struct slot *s)
 {
@@ -67,7 +27,7 @@ data_prepare (struct conn *c, struct slot *s)
     return 0;
   default:
     s->payload = s->buf;
-    if (pread_full (j->file_fd, s->buf, s->len,
+    if (sb_pread_full (j->file_fd, s->buf, s->len,
                     (off_t) (s->offset - j->start)) == -1)
       return job_fail (j, "reading %s at offset %llu: %s", j->opt->path,
                        (unsigned long long) (s->offset - j->start),
@@ -96,7 +56,7 @@ data_finish (struct conn *c, struct slot *s)
 
   switch (j->sink) {
   case SINK_FILE:
-    if (pwrite_full (j->file_fd, s->buf, s->len,
+    if (sb_pwrite_full (j->file_fd, s->buf, s->len,
                      (off_t) (s->offset - j->start)) == -1)
       return job_fail (j, "writing %s: %m", j->opt->path);
     break;

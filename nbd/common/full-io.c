@@ -32,6 +32,46 @@ sb_read_full (int fd, void *buf, size_t len)
 }
 
 int
+sb_pread_full (int fd, void *buf, size_t len, off_t offset)
+{
+  char *p = buf;
+  size_t done = 0;
+
+  while (done < len) {
+    ssize_t r = pread (fd, p + done, len - done, offset + (off_t) done);
+    if (r == -1) {
+      if (errno == EINTR)
+        continue;
+      return -1;
+    }
+    if (r == 0) {
+      errno = ENODATA;
+      return -1;
+    }
+    done += (size_t) r;
+  }
+  return 0;
+}
+
+int
+sb_pwrite_full (int fd, const void *buf, size_t len, off_t offset)
+{
+  const char *p = buf;
+  size_t done = 0;
+
+  while (done < len) {
+    ssize_t r = pwrite (fd, p + done, len - done, offset + (off_t) done);
+    if (r == -1) {
+      if (errno == EINTR)
+        continue;
+      return -1;
+    }
+    done += (size_t) r;
+  }
+  return 0;
+}
+
+int
 sb_write_full (int fd, const void *buf, size_t len, int flags)
 {
   /* iovec has no const member; the buffer is only read. */

@@ -4,6 +4,7 @@
 #define SOCKBOOST_FULL_IO_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include <sys/uio.h>
 
 /* Read exactly LEN bytes.  Returns 0 on success; -1 with errno set on
@@ -13,6 +14,13 @@
  * EINTR is retried.
  */
 extern int sb_read_full (int fd, void *buf, size_t len);
+
+/* pread/pwrite exactly LEN bytes at OFFSET.  Return 0, or -1 with errno
+ * set; pread reaching end of file first sets errno ENODATA.  EINTR is
+ * retried.
+ */
+extern int sb_pread_full (int fd, void *buf, size_t len, off_t offset);
+extern int sb_pwrite_full (int fd, const void *buf, size_t len, off_t offset);
 
 /* Write exactly LEN bytes with send(MSG_NOSIGNAL | FLAGS) on sockets, or
  * write(2) when FD is not a socket.  Returns 0 or -1 with errno set.

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "full-io.h"
 #include "server.h"
 
 /* Zeroes written when the filesystem cannot zero a range by itself. */
@@ -22,19 +23,8 @@ static int
 file_read (struct backend *be, void *buf, uint64_t off, uint32_t len,
            const void **data)
 {
-  uint8_t *p = buf;
-  uint32_t done = 0;
-
-  while (done < len) {
-    ssize_t r = pread (be->fd, p + done, len - done, (off_t) (off + done));
-    if (r == -1 && errno == EINTR)
-      continue;
-    if (r == -1)
-      return errno;
-    if (r == 0)                 /* the file shrank under us */
-      return EIO;
-    done += (uint32_t) r;
-  }
+  if (sb_pread_full (be->fd, buf, len, (off_t) off) == -1)
+    return errno == ENODATA ? EIO : errno;  /* ENODATA: the file shrank */
   *data = buf;
   return 0;
 }
@@ -52,21 +42,11 @@ file_flush (struct backend *be)
   return fdatasync (be->fd) == -1 ? errno : 0;
 }
 
+/* 0 or the errno of a failed write, as the backend interface wants. */
 static int
 pwrite_full (int fd, const void *src, uint64_t off, uint32_t len)
 {
-  const uint8_t *p = src;
-  uint32_t done = 0;
-
-  while (done < len) {
-    ssize_t r = pwrite (fd, p + done, len - done, (off_t) (off + done));
-    if (r == -1 && errno == EINTR)
-      continue;
-    if (r == -1)
-      return errno;
-    done += (uint32_t) r;
-  }
-  return 0;
+  return sb_pwrite_full (fd, src, len, (off_t) off) == -1 ? errno : 0;
 }
 
 static int
