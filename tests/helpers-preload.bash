@@ -46,21 +46,12 @@ unix_tbs_wait () {
   done
 }
 
-# Start sbnbd-server on a kernel-chosen loopback port serving BACKEND;
-# sets NBD_URI and NBD_PORT.  Extra arguments go to the server.
-start_tcp_sbnbd_server () {
-  start_bg "$BATS_TEST_TMPDIR/server.uri" "$SBNBD_SERVER" -p 0 --print-uri "$@"
-  wait_for_line "$BATS_TEST_TMPDIR/server.uri" '^nbd://'
-  NBD_URI=$(grep -m1 '^nbd://' "$BATS_TEST_TMPDIR/server.uri")
-  NBD_PORT=${NBD_URI##*:}
-  NBD_PORT=${NBD_PORT%%/*}
-}
-
-# Data segments per BYTES-sized message the TCP socket connected to PORT
-# has sent so far (from ss -ti), as "segs messages".
+# Data segments per BYTES-sized message sent so far (from ss -ti) by the
+# TCP socket whose SIDE (dport: connected to PORT, the default; sport:
+# bound to PORT) matches, as "segs messages".
 segs_per_message () {
-  local port=$1 bytes=$2
-  ss -tin "dport = :$port" | awk -v b="$bytes" '
+  local port=$1 bytes=$2 side=${3:-dport}
+  ss -tin "$side = :$port" | awk -v b="$bytes" '
     { for (i = 1; i <= NF; i++) {
         if ($i ~ /^bytes_sent:/) { split($i, a, ":"); sent = a[2] }
         if ($i ~ /^data_segs_out:/) { split($i, a, ":"); segs = a[2] } } }

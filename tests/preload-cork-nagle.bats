@@ -6,7 +6,7 @@
 
 load helpers
 
-setup () { start_tcp_sbnbd_server memory:64M; }
+setup () { start_sbnbd_tcp memory:64M; }
 
 # Milliseconds for 32 requests of 4 KiB at queue depth 1.
 time_naive_write () {

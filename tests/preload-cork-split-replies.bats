@@ -11,31 +11,18 @@ setup () {
   requires ss
 }
 
-# Segments and replies the server's socket on PORT sent, as "segs replies".
-server_segs_per_reply () {
-  ss -tin "sport = :$1" | awk -v b="$2" '
-    { for (i = 1; i <= NF; i++) {
-        if ($i ~ /^bytes_sent:/) { split($i, a, ":"); sent = a[2] }
-        if ($i ~ /^data_segs_out:/) { split($i, a, ":"); segs = a[2] } } }
-    END { if (sent) printf "%d %d\n", segs, sent / b }'
-}
-
-# Start the server with ENV..., read 4 KiB at queue depth 1; set RATIO
-# to the segments per reply times 100.  Not under 'run': the processes
-# must be registered for cleanup in the test's own shell.
+# Start the server with ENV... (exported for this call only), read 4 KiB
+# at queue depth 1; set RATIO to the server socket's segments per reply
+# times 100.  Not under 'run': the processes must be registered for
+# cleanup in the test's own shell.
 measure () {
-  env "$@" "$SBNBD_SERVER" -p 0 --print-uri --split-replies pattern:1G \
-    > "$BATS_TEST_TMPDIR/uri" 2>&1 3>&- &
-  kill_at_teardown $!
-  wait_for_line "$BATS_TEST_TMPDIR/uri" '^nbd://'
-  local uri port
-  uri=$(grep -m1 '^nbd://' "$BATS_TEST_TMPDIR/uri")
-  port=${uri##*:}; port=${port%%/*}
-  start_bg "$BATS_TEST_TMPDIR/client" "$SBNBD_CLIENT" -q --request-size 4K \
-    --queue-depth 1 --length 1G read "$uri"
+  local -x "$@"
+  start_sbnbd_tcp --split-replies pattern:1G
+  start_bg "$BATS_TEST_TMPDIR/client" env -u LD_PRELOAD "$SBNBD_CLIENT" -q \
+    --request-size 4K --queue-depth 1 --length 1G read "$NBD_URI"
   local deadline=$((SECONDS + 20)) sample
   while :; do
-    sample=$(server_segs_per_reply "$port" $((4096 + 16)))
+    sample=$(segs_per_message "$NBD_PORT" $((4096 + 16)) sport)
     [ -n "$sample" ] && [ "${sample#* }" -ge 2000 ] && break
     [ $SECONDS -lt $deadline ] || { echo "no progress: $sample" >&2; return 1; }
     sleep 0.1
