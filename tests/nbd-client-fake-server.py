@@ -24,6 +24,11 @@ Scenarios:
   huge-error   an error chunk claiming 2 GiB of payload
   cut          half a reply's data, then the connection closes
 
+With FAKE_SERVER_LOG=FILE, the end of each connection is appended to
+FILE as one line: "disc eof" (NBD_CMD_DISC, then a clean close),
+"disc reset" (DISC, then the client closed with replies unread), "eof"
+or "reset" (no DISC at all).
+
 Protocol numbers come from nbd/nbd-protocol.h through nbdproto.py.
 """
 import os
@@ -171,20 +176,35 @@ def transmit(conn, scenario, structured):
             count += 1
 
 
+def how_it_ended(conn, scenario, size):
+    """Serve one connection; say how the client left it."""
+    try:
+        transmit(conn, scenario, negotiate(conn, scenario, size))
+    except EOFError:
+        return "eof"
+    except ConnectionError:
+        return "reset"
+    try:
+        return "disc eof" if conn.recv(1) == b"" else "disc data"
+    except ConnectionError:
+        return "disc reset"
+
+
 def main():
     path, scenario = sys.argv[1], sys.argv[2]
     size = int(sys.argv[3]) if len(sys.argv) > 3 else 8 << 20
+    log = os.environ.get("FAKE_SERVER_LOG")
     srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     srv.bind(path + ".tmp")
     srv.listen(8)
     os.rename(path + ".tmp", path)  # appears only once listening
     while True:
         conn, _ = srv.accept()
-        try:
-            transmit(conn, scenario, negotiate(conn, scenario, size))
-        except (EOFError, ConnectionError):
-            pass
+        ended = how_it_ended(conn, scenario, size)
         conn.close()
+        if log:
+            with open(log, "a") as f:
+                f.write(ended + "\n")
 
 
 if __name__ == "__main__":

@@ -109,6 +109,7 @@ struct slot {
   uint32_t seq;                 /* high half of the cookie */
   uint16_t type;                /* NBD_CMD_* */
   enum slot_state state;
+  bool failed;                  /* the server answered with an error */
 };
 
 struct conn {
@@ -127,6 +128,14 @@ struct conn {
  * wake up.  Returns -1 for the caller to pass on.
  */
 extern int job_fail (struct job *j, const char *fmt, ...)
+  __attribute__((format (printf, 2, 3)));
+
+/* Like job_fail, for an error the server answered in good order: the
+ * streams are still in step, so nothing is shut down.  Connections stop
+ * taking work, collect the replies still owed and disconnect cleanly; a
+ * server with several requests in flight is never reset mid-reply.
+ */
+extern void job_stop (struct job *j, const char *fmt, ...)
   __attribute__((format (printf, 2, 3)));
 
 /* Hand out the next range of at most request_size bytes.  False when

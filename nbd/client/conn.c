@@ -72,6 +72,7 @@ issue (struct conn *c, struct slot *s, uint16_t type, uint64_t offset,
   s->got = 0;
   s->seq = ++c->seq;
   s->state = SLOT_BUSY;
+  s->failed = false;
   c->inflight++;
   if (type == NBD_CMD_WRITE && data_prepare (c, s) == -1)
     return -1;
@@ -123,6 +124,31 @@ complete (struct conn *c, struct slot *s)
   return 0;
 }
 
+/* The job stopped on an error the server answered in good order.
+ * Collect the replies this connection is still owed, so that DISC
+ * reaches a server with nothing left to send and the socket closes
+ * cleanly: closing with replies unread would reset the connection
+ * under a server still writing them.
+ */
+static int
+settle (struct conn *c)
+{
+  for (;;) {
+    struct slot *s;
+    unsigned i, owed = 0;
+
+    for (i = 0; i < c->nslots; i++)
+      if (c->slots[i].state == SLOT_BUSY)
+        owed++;
+    if (owed == 0)
+      return 0;
+    if (reply_receive (c, &s) == -1)
+      return -1;
+    if (s != NULL)
+      s->state = SLOT_FREE;
+  }
+}
+
 /* Wait for replies until nothing is in flight. */
 static int
 drain (struct conn *c)
@@ -130,9 +156,13 @@ drain (struct conn *c)
   while (c->inflight > 0) {
     struct slot *s;
 
+    if (atomic_load (&c->job->failed))
+      return settle (c);
     if (reply_receive (c, &s) == -1)
       return -1;
-    if (s != NULL && complete (c, s) == -1)
+    if (s != NULL && s->failed)
+      s->state = SLOT_FREE;     /* its data is not to be used */
+    else if (s != NULL && complete (c, s) == -1)
       return -1;
     if (fill (c) == -1)
       return -1;
@@ -182,7 +212,7 @@ conn_run (struct conn *c)
     r = fill (c);
   if (r == 0)
     r = drain (c);
-  if (r == 0 && c->job->opt->flush &&
+  if (r == 0 && c->job->opt->flush && !atomic_load (&c->job->failed) &&
       (c->job->info.eflags & NBD_FLAG_SEND_FLUSH))
     r = flush (c);
   if (r == 0)

@@ -12,25 +12,45 @@
 
 #include "client.h"
 
+/* Mark the job failed; print the message only for the first failure. */
+static void
+job_mark_failed (struct job *j, const char *fmt, va_list ap)
+{
+  char line[1024];
+
+  if (atomic_exchange (&j->failed, true))
+    return;
+  vsnprintf (line, sizeof line, fmt, ap);
+  report_error ("%s", line);
+}
+
 int
 job_fail (struct job *j, const char *fmt, ...)
 {
   va_list ap;
-  char line[1024];
   unsigned i;
 
-  if (atomic_exchange (&j->failed, true))
-    return -1;
   va_start (ap, fmt);
-  vsnprintf (line, sizeof line, fmt, ap);
+  job_mark_failed (j, fmt, ap);
   va_end (ap);
-  report_error ("%s", line);
   /* Wake connections blocked in read or write: their own errors
-   * follow from this one and stay unreported.
+   * follow from this one and stay unreported.  Shut down even when
+   * another connection stopped the job first: a stopped job waits for
+   * replies, and this failure may be why they will never come.
    */
   for (i = 0; i < j->connections; i++)
     shutdown (j->fds[i], SHUT_RDWR);
   return -1;
+}
+
+void
+job_stop (struct job *j, const char *fmt, ...)
+{
+  va_list ap;
+
+  va_start (ap, fmt);
+  job_mark_failed (j, fmt, ap);
+  va_end (ap);
 }
 
 bool

@@ -64,15 +64,18 @@ unknown_cookie (struct conn *c, uint64_t cookie)
                    (unsigned long long) cookie);
 }
 
-static int
-server_error (struct conn *c, const struct slot *s, uint32_t error,
+/* The server answered S with an error: report it (the first one only)
+ * and let the connection wind down in good order.
+ */
+static void
+server_error (struct conn *c, struct slot *s, uint32_t error,
               const char *message)
 {
-  return job_fail (c->job, "%s at offset %llu (%u bytes): server replied "
-                   "%s%s%s", command_name (s->type),
-                   (unsigned long long) s->offset, s->len,
-                   nbd_error_name (error), message && *message ? ": " : "",
-                   message ? message : "");
+  s->failed = true;
+  job_stop (c->job, "%s at offset %llu (%u bytes): server replied %s%s%s",
+            command_name (s->type), (unsigned long long) s->offset, s->len,
+            nbd_error_name (error), message && *message ? ": " : "",
+            message ? message : "");
 }
 
 static int
@@ -86,8 +89,8 @@ simple_reply (struct conn *c, const struct nbd_simple_reply *h,
   if (s == NULL)
     return unknown_cookie (c, cookie);
   if (error != NBD_SUCCESS)
-    return server_error (c, s, error, NULL);
-  if (s->type == NBD_CMD_READ) {
+    server_error (c, s, error, NULL);
+  else if (s->type == NBD_CMD_READ) {
     if (s->got != 0)
       return job_fail (c->job, "protocol error: simple reply after "
                        "structured chunks");
@@ -174,7 +177,8 @@ error_chunk (struct conn *c, struct slot *s, uint32_t length)
     body[i] = ch >= 0x20 && ch <= 0x7e ? ch : '?';
   }
   body[msglen] = '\0';
-  return server_error (c, s, error, body);
+  server_error (c, s, error, body);
+  return 0;
 }
 
 static int
@@ -215,7 +219,7 @@ structured_reply (struct conn *c, const struct nbd_simple_reply *start,
   if (chunk_body (c, s, be16toh (h.type), be32toh (h.length)) == -1)
     return -1;
   if (be16toh (h.flags) & NBD_REPLY_FLAG_DONE) {
-    if (s->type == NBD_CMD_READ && s->got != s->len)
+    if (s->type == NBD_CMD_READ && !s->failed && s->got != s->len)
       return job_fail (c->job, "protocol error: server sent %u of %u bytes "
                        "at offset %llu", s->got, s->len,
                        (unsigned long long) s->offset);
