@@ -13,6 +13,9 @@
 #include "client.h"
 
 /* Mark the job failed; print the message only for the first failure. */
+static void job_mark_failed (struct job *j, const char *fmt, va_list ap)
+  __attribute__((format (printf, 2, 0)));
+
 static void
 job_mark_failed (struct job *j, const char *fmt, va_list ap)
 {
