@@ -35,6 +35,8 @@ usage (FILE *f)
 "      --print-uri          print the export's URI on stdout once listening\n"
 "      --split-replies      write read reply header and data separately\n"
 "                           (naive server behaviour, for tests)\n"
+"      --no-nodelay         leave Nagle's algorithm on for TCP clients\n"
+"                           (naive server behaviour, for tests)\n"
 "  -v, --verbose            log connections to stderr\n"
 "  -h, --help               show this help\n"
 "  -V, --version            show the version\n",
@@ -69,7 +71,7 @@ parse_number (const char *arg, int base, unsigned long max, unsigned long *v)
 
 enum {
   OPT_SOCKET_MODE = 256, OPT_MAX_CONNECTIONS, OPT_PIDFILE, OPT_RUN,
-  OPT_PRINT_URI, OPT_SPLIT_REPLIES,
+  OPT_PRINT_URI, OPT_SPLIT_REPLIES, OPT_NO_NODELAY,
 };
 
 static const struct option long_options[] = {
@@ -87,6 +89,7 @@ static const struct option long_options[] = {
   { "run", required_argument, NULL, OPT_RUN },
   { "print-uri", no_argument, NULL, OPT_PRINT_URI },
   { "split-replies", no_argument, NULL, OPT_SPLIT_REPLIES },
+  { "no-nodelay", no_argument, NULL, OPT_NO_NODELAY },
   { NULL, 0, NULL, 0 },
 };
 
@@ -124,6 +127,7 @@ apply_option (struct config *cfg, int opt, const char *arg)
   case OPT_RUN: cfg->run = arg; break;
   case OPT_PRINT_URI: cfg->print_uri = true; break;
   case OPT_SPLIT_REPLIES: cfg->split_replies = true; break;
+  case OPT_NO_NODELAY: cfg->leave_nagle_on = true; break;
   case 'h': usage (stdout); exit (0);
   case 'V': printf ("%s %s\n", PROGRAM, SOCKBOOST_VERSION); exit (0);
   default: usage (stderr); exit (2);

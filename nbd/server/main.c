@@ -28,6 +28,7 @@ export_init (struct export *ex, const struct config *cfg)
   ex->eflags = f;
   ex->read_only = cfg->read_only;
   ex->split_replies = cfg->split_replies;
+  ex->leave_nagle_on = cfg->leave_nagle_on;
   ex->verbose = cfg->verbose;
 }
 

@@ -85,7 +85,8 @@ accept_one (int lfd, struct export *ex, unsigned max)
     close (fd);
     return;
   }
-  if (ss.ss_family == AF_INET || ss.ss_family == AF_INET6)
+  if ((ss.ss_family == AF_INET || ss.ss_family == AF_INET6)
+      && !ex->leave_nagle_on)
     set_nodelay (fd);
   c = calloc (1, sizeof *c);
   if (c == NULL) {

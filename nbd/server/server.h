@@ -71,6 +71,7 @@ struct config {
   bool read_only;
   bool verbose;
   bool split_replies;
+  bool leave_nagle_on;          /* --no-nodelay */
   bool print_uri;
 };
 
@@ -87,6 +88,7 @@ struct export {
   uint16_t eflags;              /* NBD_FLAG_* transmission flags */
   bool read_only;
   bool split_replies;
+  bool leave_nagle_on;
   bool verbose;
 };
 
