@@ -1,0 +1,188 @@
+# SPDX-License-Identifier: MIT
+# Real disk images over TCP from qemu-nbd (sourced by helpers.bash): the
+# images, TLS certificates, the server, and clients that copy an export.
+#
+#   make_sparse_image FILE MIB [STRIDE_KIB [EXTENT_KIB]]
+#   make_fs_image FILE.qcow2 MIB DATA_MIB      (also leaves FILE.qcow2.raw)
+#   make_tls_certs DIR                         (qemu's tls-creds-x509 layout)
+#   start_qemu_nbd_tcp [--boosted] [--tls DIR] [--format FMT] FILE
+#   qemu_img_copy_tcp PORT OUT [TLS_DIR]       qemu-img convert to raw OUT
+#   nbdcopy_tcp PORT OUT [TLS_DIR]             nbdcopy to OUT
+#   time_command VAR CMD...                    wall seconds of CMD into VAR
+#   median_of SECONDS...                       their median
+#   assert_speedup SLOW FAST FACTOR            SLOW >= FACTOR * FAST
+#
+# qemu-nbd before 8.0 leaves Nagle's algorithm on for the TCP connections
+# it accepts, so every small chunk of a structured read reply (a data
+# extent, a hole) waits for the client's delayed ACK, about 40 ms: a
+# fragmented sparse image copies slowly without the library and fast with
+# it (the library sets TCP_NODELAY on the accepted socket).
+
+# Longest a single copy may take: a plain copy of the images the tests
+# make takes a few seconds; this bounds a hang, not the speed.
+QEMU_TCP_COPY_TIMEOUT=${QEMU_TCP_COPY_TIMEOUT:-120}
+
+# A raw image of MIB MiB, all hole except a data extent of EXTENT_KIB
+# (default 4) random bytes every STRIDE_KIB (default 128): one data/hole
+# boundary, so one Nagle stall, per stride.
+make_sparse_image () {
+  local file=$1 mib=$2 stride=${3:-128} extent=${4:-4}
+  python3 - "$file" "$mib" "$stride" "$extent" <<'EOF'
+import os, sys
+path, mib, stride, extent = sys.argv[1], *map(int, sys.argv[2:])
+with open(path, "wb") as f:
+    f.truncate(mib << 20)
+    for off in range(0, mib << 20, stride << 10):
+        os.pwrite(f.fileno(), os.urandom(extent << 10), off)
+EOF
+}
+
+# An ext4 file system of MIB MiB holding about DATA_MIB MiB of random
+# files of mixed sizes, made with mkfs.ext4 -d (no mount), as a qcow2
+# image FILE; the raw image it came from stays beside it as FILE.raw.
+make_fs_image () {
+  local file=$1 mib=$2 data=$3 tree=$1.tree
+  requires qemu-img
+  qt_require_mkfs
+  mkdir -p "$tree"
+  python3 - "$tree" "$data" <<'EOF'
+import os, sys
+tree, left = sys.argv[1], int(sys.argv[2]) << 20
+n = 0
+while left > 0 and n < 100000:
+    # 1 KiB to 512 KiB, a spread of sizes like a documentation tree's.
+    size = min(left, 1024 << (n % 10))
+    sub = os.path.join(tree, "d%02d" % (n % 37))
+    os.makedirs(sub, exist_ok=True)
+    with open(os.path.join(sub, "f%05d" % n), "wb") as f:
+        f.write(os.urandom(size))
+    left -= size
+    n += 1
+EOF
+  "$QT_MKFS" -q -F -d "$tree" "$file.raw" "${mib}M" ||
+    fail "mkfs.ext4 -d failed"
+  qemu-img convert -q -f raw -O qcow2 "$file.raw" "$file"
+  rm -rf "$tree"
+}
+
+# mkfs.ext4 lives in /usr/sbin, which a non-root PATH may lack.
+qt_require_mkfs () {
+  QT_MKFS=$(PATH=$PATH:/usr/sbin:/sbin command -v mkfs.ext4) ||
+    fail "mkfs.ext4 is missing: run 'make check' as root to install e2fsprogs"
+}
+
+# A CA, a server certificate for 127.0.0.1 and a client certificate in
+# DIR, named as qemu's tls-creds-x509 object, nbdkit --tls-certificates
+# and libnbd's tls-certificates expect.
+make_tls_certs () {
+  local dir=$1 who
+  requires openssl
+  mkdir -p "$dir"
+  qt_openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+    -nodes -days 2 -subj /CN=sockboost-test-ca \
+    -addext basicConstraints=critical,CA:TRUE \
+    -addext keyUsage=critical,keyCertSign,cRLSign \
+    -keyout "$dir/ca-key.pem" -out "$dir/ca-cert.pem"
+  for who in server client; do
+    qt_openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+      -nodes -days 2 -subj "/CN=sockboost-test-$who" \
+      -CA "$dir/ca-cert.pem" -CAkey "$dir/ca-key.pem" \
+      -addext basicConstraints=critical,CA:FALSE \
+      -addext keyUsage=critical,digitalSignature \
+      -addext "extendedKeyUsage=${who}Auth" \
+      -addext subjectAltName=IP:127.0.0.1,DNS:localhost \
+      -keyout "$dir/$who-key.pem" -out "$dir/$who-cert.pem"
+  done
+}
+
+qt_openssl () {
+  local err
+  err=$(openssl "$@" 2>&1 >/dev/null) || fail "openssl $1 failed: $err"
+}
+
+# Serve FILE read-only with qemu-nbd on a kernel-chosen port of 127.0.0.1:
+# plain, or with --boosted under `sockboost run`; with --tls DIR, TLS only
+# (certificates from make_tls_certs).  Waits (bounded) for the listening
+# socket; sets QEMU_TCP_PID and QEMU_TCP_PORT; stopped at teardown.
+start_qemu_nbd_tcp () {
+  local wrapper=() tls=() format=raw
+  while [ $# -gt 1 ]; do
+    case $1 in
+      --boosted) wrapper=("$SOCKBOOST" run --) ;;
+      --tls) tls=(--object "tls-creds-x509,id=tls0,dir=$2,endpoint=server"
+                  --tls-creds tls0); shift ;;
+      --format) format=$2; shift ;;
+      *) break ;;
+    esac
+    shift
+  done
+  local file=$1 log=$BATS_TEST_TMPDIR/qemu-nbd-tcp.$RANDOM.log
+  requires qemu-nbd ss
+  # fd 3 is bats' own: a server holding it would stall the test run.
+  ${wrapper[@]+"${wrapper[@]}"} qemu-nbd -r -t -f "$format" -b 127.0.0.1 \
+    -p 0 ${tls[@]+"${tls[@]}"} "$file" 2>"$log" 3>&- &
+  QEMU_TCP_PID=$!
+  kill_at_teardown "$QEMU_TCP_PID"
+  qt_wait_for_listener "$QEMU_TCP_PID" "$log"
+}
+
+# Set QEMU_TCP_PORT to the port PID listens on, waiting up to 10 s.
+qt_wait_for_listener () {
+  local pid=$1 log=$2 deadline=$((SECONDS + 10))
+  QEMU_TCP_PORT=
+  until [ -n "$QEMU_TCP_PORT" ]; do
+    kill -0 "$pid" 2>/dev/null ||
+      fail "qemu-nbd exited before listening: $(cat "$log")"
+    [ $SECONDS -lt $deadline ] || fail "qemu-nbd did not listen within 10 s"
+    sleep 0.02
+    QEMU_TCP_PORT=$(ss -Htlnp 2>/dev/null | awk -v pid="pid=$pid," '
+      index($0, pid) { n = split($4, a, ":"); print a[n]; exit }')
+  done
+}
+
+# Copy the export on 127.0.0.1:PORT to the raw file OUT with qemu-img
+# convert, over TLS with certificates from TLS_DIR if given.
+qemu_img_copy_tcp () {
+  local port=$1 out=$2 tls=${3:-}
+  local source=(-f raw "nbd://127.0.0.1:$port/")
+  if [ -n "$tls" ]; then
+    source=(--object "tls-creds-x509,id=tls0,dir=$tls,endpoint=client"
+            --image-opts "driver=nbd,host=127.0.0.1,port=$port,tls-creds=tls0")
+  fi
+  rm -f "$out"
+  timeout "$QEMU_TCP_COPY_TIMEOUT" qemu-img convert "${source[@]}" -O raw "$out"
+}
+
+# Copy the export on 127.0.0.1:PORT to OUT with nbdcopy (libnbd).
+nbdcopy_tcp () {
+  local port=$1 out=$2 tls=${3:-} uri
+  requires nbdcopy
+  uri=nbd://127.0.0.1:$port/
+  [ -z "$tls" ] || uri=nbds://127.0.0.1:$port/?tls-certificates=$tls
+  rm -f "$out"
+  truncate -s 0 "$out"
+  timeout "$QEMU_TCP_COPY_TIMEOUT" nbdcopy "$uri" "$out"
+}
+
+# Run CMD...; set the variable named VAR to its wall time in seconds.
+# Returns CMD's status.
+time_command () {
+  local -n qt_seconds=$1
+  shift
+  local start=$EPOCHREALTIME status=0
+  "$@" || status=$?
+  qt_seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
+  return $status
+}
+
+median_of () {
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
+    END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# Fail unless SLOW seconds are at least FACTOR times FAST seconds.
+assert_speedup () {
+  local slow=$1 fast=$2 factor=$3
+  awk -v s="$slow" -v f="$fast" -v k="$factor" 'BEGIN { exit !(s >= k * f) }' ||
+    fail "wanted at least ${factor}x: $slow s plain against $fast s boosted"
+}
