@@ -60,3 +60,12 @@ stop_qemu_io () {
   exec 8>&-
   timeout 10 tail --pid="$QEMU_IO_PID" -f /dev/null
 }
+
+# make install for PREFIX into a staging DESTDIR, as a packager does, then
+# move the staged tree to PREFIX so that the substituted paths are real.
+install_tree () {
+  local prefix=$1 stage=$BATS_TEST_TMPDIR/stage
+  make -s -C "$SB_ROOT" install DESTDIR="$stage" PREFIX="$prefix" >&2
+  mkdir -p "${prefix%/*}"
+  mv "$stage$prefix" "$prefix"
+}
