@@ -4,7 +4,9 @@
 #   load helpers
 # Area-specific helpers live in tests/helpers-*.bash and are loaded here.
 
-SB_ROOT=${SB_ROOT:-$(cd "$BATS_TEST_DIRNAME/.." && pwd)}
+# This file's own directory: tests/compat/*.bats load it as ../helpers.
+SB_TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SB_ROOT=${SB_ROOT:-${SB_TESTS_DIR%/tests}}
 SB_BUILD=${SB_BUILD:-$SB_ROOT}
 LIBSOCKBOOST=$SB_BUILD/preload/libsockboost.so
 SBNBD_SERVER=$SB_BUILD/nbd/sbnbd-server
@@ -131,7 +133,7 @@ tcp_tbs_of_pid () {
     mine && /skmem:/ { match($0, /tb[0-9]+/); print substr($0, RSTART + 2, RLENGTH - 2); mine = 0 }'
 }
 
-for sb_helper in "$BATS_TEST_DIRNAME"/helpers-*.bash; do
+for sb_helper in "$SB_TESTS_DIR"/helpers-*.bash; do
   [ -e "$sb_helper" ] && source "$sb_helper"
 done
 unset sb_helper
