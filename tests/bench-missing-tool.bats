@@ -13,8 +13,8 @@ load helpers
   run env PATH="$bin" "$SB_ROOT/tools/bench" --quick --workloads tcp,overhead \
     --out "$out"
   assert_success
-  assert_line "bench: tcp skipped: fio is not installed"
-  grep -qx 'skipped: fio is not installed' "$out/results.md"
+  assert_line "bench: tcp skipped: fio, qemu-nbd are not installed"
+  grep -qx 'skipped: fio, qemu-nbd are not installed' "$out/results.md"
   grep -q '^## overhead: ' "$out/results.md"
   run grep -c '^overhead,.*,ok,' "$out/runs.csv"
   assert_output 4

@@ -29,12 +29,23 @@ setup_file () {
   for w in socketpair sbnbd qemu nbdcopy tcp overhead; do
     grep -q "^## $w: " "$BENCH_OUT/results.md" || fail "no table for $w"
   done
-  run grep -c '^| buffer | time (s) | user (s) | sys (s) | ' "$BENCH_OUT/results.md"
-  assert_output 16
+  run grep -c '^| config | time (s) | user (s) | sys (s) | ' "$BENCH_OUT/results.md"
+  assert_output 15
   grep -qE '^\| default \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|( [0-9.]+ \|)? 1\.00x \|$' \
     "$BENCH_OUT/results.md"
   # The same tables go to stdout.
-  grep -q '^| buffer | time (s) | user (s) | sys (s) | ' "$BATS_FILE_TMPDIR/stdout"
+  grep -q '^| config | time (s) | user (s) | sys (s) | ' "$BATS_FILE_TMPDIR/stdout"
+}
+
+@test "bench --quick: fio's fixed-duration runs get no time column" {
+  grep -A2 '^\*\*fio 4K randread' "$BENCH_OUT/results.md" |
+    grep -qx '| config | user (s) | sys (s) | IOPS | vs default |'
+}
+
+@test "bench --quick: nothing refers to internal work items" {
+  run grep -inE 'issue|target' "$BENCH_OUT/results.md"
+  assert_failure
+  grep -q '^## summary: measured against the goals$' "$BENCH_OUT/results.md"
 }
 
 @test "bench --quick: CSV holds every run, with the expected columns" {

@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: MIT
+"""Every program the benchmark runs, named in this one place.
+
+Workloads never spell a path or a program name themselves: they ask
+program(NAME) for the command that runs it and need(NAME...) to skip when
+one is missing, so running the workloads with other programs (another
+PATH, another root) is a change here only.
+"""
+
+import os
+import shutil
+import subprocess
+
+from .procs import Skip
+
+# make install substitutes these; in the source tree they stay as they are
+# and the pieces are found in the build tree (SB_BUILD, or the source tree).
+INSTALLED_PKGLIBDIR = "@PKGLIBDIR@"
+INSTALLED_BINDIR = "@BINDIR@"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.realpath(__file__))))
+INSTALLED = not INSTALLED_PKGLIBDIR.startswith("@")
+if INSTALLED:
+    ROOT = LIBDIR = HELPERDIR = DATADIR = INSTALLED_PKGLIBDIR
+    PROGDIR = INSTALLED_BINDIR
+else:
+    BUILD = os.environ.get("SB_BUILD") or ROOT
+    LIBDIR, PROGDIR, HELPERDIR = (os.path.join(BUILD, d)
+                                  for d in ("preload", "nbd", "tools"))
+    DATADIR = os.path.join(ROOT, "tools")
+LIBRARY = os.path.join(LIBDIR, "libsockboost.so")
+PLOT_SCRIPT = os.path.join(DATADIR, "bench-throughput.gp")
+
+# Built with this source tree: the directory each is in.
+BUILT = {
+    "sbnbd-server": PROGDIR,
+    "sbnbd-client": PROGDIR,
+    "sb-socketpair-bench": HELPERDIR,
+    "sb-overhead-bench": HELPERDIR,
+}
+
+# Installed on the machine, found on PATH; mkfs.ext4 lives in /usr/sbin,
+# which a user's PATH may lack.
+EXTERNAL = ("qemu-nbd", "qemu-img", "nbdcopy", "nbdkit", "fio",
+            "mkfs.ext4", "openssl", "gnuplot")
+SEARCH_PATH = os.pathsep.join([os.environ.get("PATH", os.defpath),
+                               "/usr/sbin", "/sbin"])
+
+# The programs whose versions decide what the library changes, with the
+# option that prints the version.
+VERSIONED = (("qemu-nbd", "--version"), ("nbdkit", "--version"),
+             ("nbdcopy", "--version"), ("fio", "--version"))
+
+
+def locate(name):
+    """Path of program NAME, or None when it is not there."""
+    if name in BUILT:
+        path = os.path.join(BUILT[name], name)
+        return path if os.access(path, os.X_OK) else None
+    if name not in EXTERNAL:
+        raise ValueError("unknown program %r" % name)
+    return shutil.which(name, path=SEARCH_PATH)
+
+
+def program(name):
+    """The command (argv prefix) that runs program NAME."""
+    return [locate(name) or name]
+
+
+def library_built():
+    return os.access(LIBRARY, os.R_OK)
+
+
+def need(*names):
+    """Skip the workload unless every program in NAMES is there."""
+    missing = [n for n in names if locate(n) is None]
+    built = [os.path.join(BUILT[n], n) for n in missing if n in BUILT]
+    if built and INSTALLED:
+        raise Skip("%s is missing" % built[0])
+    if built:
+        raise Skip("%s is not built (run make)"
+                   % os.path.relpath(built[0], ROOT))
+    if missing:
+        raise Skip("%s %s not installed" % (
+            ", ".join(missing), "is" if len(missing) == 1 else "are"))
+
+
+def need_library():
+    if not library_built():
+        raise Skip("preload/libsockboost.so is not built (run make)")
+
+
+def version(name, option):
+    """First line of NAME's version output, or None."""
+    if locate(name) is None:
+        return None
+    try:
+        r = subprocess.run(program(name) + [option], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    first = (r.stdout.strip().splitlines() or [""])[0]
+    # "/usr/bin/qemu-nbd 7.2.22 (Debian 1:7.2+dfsg-7)": the path and the
+    # distribution's part are noise in a table.
+    words = first.split(" (")[0].split()
+    if words and os.sep in words[0]:
+        words[0] = os.path.basename(words[0])
+    return " ".join(words) or None
+
+
+def versions():
+    """"qemu-nbd 7.2.22, nbdkit 1.32.5, ..." for the programs present."""
+    found = [version(n, o) for n, o in VERSIONED]
+    return ", ".join(v for v in found if v)

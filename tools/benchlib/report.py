@@ -1,0 +1,233 @@
+# SPDX-License-Identifier: MIT
+"""The benchmark's report: medians per configuration, one table per
+case, a summary against the project's goals, the buffer sweep as a
+matrix and as plots."""
+
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+from . import programs
+
+GiB = 1 << 30
+
+# Per metric: unit, format, whether more is better, and whether the
+# table shows the wall time of a run beside it (not when the runs last a
+# fixed time, nor when the wall time is the metric itself).
+METRICS = {
+    "throughput": ("GiB/s", lambda v: "%.2f" % (v / GiB), True, True),
+    "iops": ("IOPS", lambda v: "%.0f" % v, True, False),
+    "latency": ("ms per request", lambda v: "%.3f" % (v * 1e3), False, True),
+    "ns_per_call": ("ns per call", lambda v: "%.1f" % v, False, True),
+}
+
+
+def higher_is_better(metric):
+    return METRICS[metric][2]
+
+
+def medians(rows, workload, case, config):
+    ok = [r for r in rows if r["workload"] == workload and r["case"] == case
+          and r["config"] == config and r["status"] == "ok"]
+    if not ok:
+        return None
+    m = {k: statistics.median(float(r[k]) for r in ok)
+         for k in ("seconds", "user", "sys", "value")}
+    rpr = [float(r["reads_per_reply"]) for r in ok
+           if r.get("reads_per_reply") not in (None, "")]
+    m["reads_per_reply"] = statistics.median(rpr) if rpr else None
+    m["runs"] = len(ok)
+    return m
+
+
+def ratio(m, base, metric):
+    """Speed-up of M over BASE: above 1 is better for every metric."""
+    if m is None or base is None or base["value"] == 0 or m["value"] == 0:
+        return None
+    if higher_is_better(metric):
+        return m["value"] / base["value"]
+    return base["value"] / m["value"]
+
+
+def case_table(rows, workload, case, metric, configs):
+    unit, fmt, _, timed = METRICS[metric]
+    base = medians(rows, workload, case, "default")
+    has_reads = workload == "socketpair"
+    # For the overhead the question is the cost, not a speed-up.
+    cost = metric == "ns_per_call"
+    cols = ["config"] + (["time (s)"] if timed else []) \
+        + ["user (s)", "sys (s)", unit] \
+        + (["reads/reply"] if has_reads else []) \
+        + ["cost vs default" if cost else "vs default"]
+    lines = ["**%s**" % case, "", "| %s |" % " | ".join(cols),
+             "|---|" + "---:|" * (len(cols) - 1)]
+    for config in configs:
+        m = medians(rows, workload, case, config)
+        if m is None:
+            lines.append("| %s | failed |%s" % (config, " |" * (len(cols) - 2)))
+            continue
+        r = ratio(m, base, metric)
+        if r is None:
+            shown = "-"
+        elif cost:
+            shown = "%+.1f%%" % ((1 / r - 1) * 100)
+        else:
+            shown = "%.2fx" % r
+        cells = [config] + (["%.3f" % m["seconds"]] if timed else []) \
+            + ["%.3f" % m["user"], "%.3f" % m["sys"], fmt(m["value"])] \
+            + (["%.1f" % m["reads_per_reply"]] if has_reads else []) \
+            + [shown]
+        lines.append("| %s |" % " | ".join(cells))
+    return lines + [""]
+
+
+# (what, workload, case, config, reference (workload, case, config) or
+# None for the default of the same case, goal text, kind)
+GOALS = [
+    ("raw socketpair, 2M vs default, qd 1", "socketpair", "qd 1", "2M",
+     None, "about 2.0x", "ratio"),
+    ("raw socketpair, 2M vs default, qd 4", "socketpair", "qd 4", "2M",
+     None, "about 2.9x", "ratio"),
+    ("sbnbd read qd 1, 2M vs its default", "sbnbd", "read qd 1", "2M",
+     None, ">= 1.8x", "ratio"),
+    ("sbnbd read qd 4, 2M vs its default", "sbnbd", "read qd 4", "2M",
+     None, ">= 1.8x", "ratio"),
+    ("sbnbd read qd 1, 2M, share of raw socketpair", "sbnbd", "read qd 1",
+     "2M", ("socketpair", "qd 1", "2M"), ">= 85%", "share"),
+    ("sbnbd read qd 4, 2M, share of raw socketpair", "sbnbd", "read qd 4",
+     "2M", ("socketpair", "qd 4", "2M"), ">= 85%", "share"),
+    ("qemu-img convert from qemu-nbd, 2M", "qemu",
+     "qemu-img convert from qemu-nbd", "2M", None, "about 1.10x", "ratio"),
+    ("qemu-img convert into qemu-nbd, 2M", "qemu",
+     "qemu-img convert into qemu-nbd", "2M", None, "about 1.08x", "ratio"),
+    ("fio 4K randread qd 1 over TCP, IOPS", "tcp",
+     "fio 4K randread qd 1 from qemu-nbd", "library", None,
+     "none expected (one sendmsg per reply)", "ratio"),
+    ("naive sbnbd-client write latency over TCP", "tcp",
+     "naive sbnbd-client 4K write qd 1", "library", None,
+     ">= 10x (no Nagle stall)", "ratio"),
+    ("library cost, 1-byte write() to /dev/null", "overhead",
+     "1-byte write() to /dev/null", "library", None, "<= 3%", "cost"),
+    ("library cost, 1-byte send() on a socketpair", "overhead",
+     "1-byte send() on a socketpair", "library", None, "<= 3%", "cost"),
+]
+
+
+def goal_table(rows):
+    lines = ["## summary: measured against the goals", "",
+             "| what | goal | measured |", "|---|---|---:|"]
+    for what, w, case, config, ref, goal, kind in GOALS:
+        m = medians(rows, w, case, config)
+        base = medians(rows, *(ref or (w, case, "default")))
+        if m is None or base is None:
+            continue
+        metric = next(r["metric"] for r in rows
+                      if r["workload"] == w and r["case"] == case)
+        r = ratio(m, base, metric)
+        if kind == "ratio":
+            shown = "%.2fx" % r
+        elif kind == "share":
+            shown = "%.0f%%" % (r * 100)
+        else:
+            shown = "%+.1f%%" % ((1 / r - 1) * 100)
+        lines.append("| %s | %s | %s |" % (what, goal, shown))
+    return lines + [""] if len(lines) > 4 else []
+
+
+def swept(planned):
+    """(workload, case, title) of every case that sweeps buffer sizes."""
+    return [(w, case, case if w in case else "%s %s" % (w, case))
+            for w, cases in planned
+            for case, metric, configs, _ in cases
+            if metric == "throughput" and len(configs) > 2]
+
+
+def sweep_matrix(args, planned, rows):
+    """One line per swept case: GiB/s and speed-up at each buffer size,
+    the peak in bold."""
+    head = "| case | " + " | ".join(args.sizes) + " |"
+    lines = ["## throughput by send buffer: GiB/s (speed-up), peak in bold",
+             "", head, "|---|" + "---:|" * len(args.sizes)]
+    for w, case, title in swept(planned):
+        base = medians(rows, w, case, "default")
+        ms = [medians(rows, w, case, c) for c in args.sizes]
+        peak = max((m["value"] for m in ms if m), default=None)
+        cells = []
+        for m in ms:
+            cell = "-" if m is None else "%.2f (%.2fx)" % (
+                m["value"] / GiB, ratio(m, base, "throughput") or 0)
+            cells.append("**%s**" % cell if m and m["value"] == peak
+                         else cell)
+        lines.append("| %s | %s |" % (title, " | ".join(cells)))
+    return lines + [""] if len(lines) > 4 else []
+
+
+def markdown(args, titles, notes, planned, skipped, rows):
+    """The whole report; TITLES and NOTES: per workload, its heading and
+    the paragraphs that explain its tables."""
+    out = ["# sockboost bench", "", "```", machine_line(args), "```", "",
+           "Medians of %d run(s) per configuration, interleaved; "
+           "\"default\" = no library; a size = libsockboost.so with "
+           "SOCKBOOST_SNDBUF=size in both processes; \"library\" = its "
+           "defaults. \"vs default\" is the speed-up (above 1 is better). "
+           "time = wall seconds of the measured command; user/sys = CPU "
+           "seconds of every process of the run." % args.repeat, ""]
+    out += goal_table(rows)
+    out += sweep_matrix(args, planned, rows)
+    for workload, cases in planned:
+        out += ["## %s: %s" % (workload, titles[workload]), ""]
+        out += [p + "\n" for p in notes.get(workload, [])]
+        for case, metric, configs, _ in cases:
+            out += case_table(rows, workload, case, metric, configs)
+    for w, why in skipped.items():
+        out += ["## %s: skipped" % w, "", "skipped: " + why, ""]
+    return "\n".join(out)
+
+
+def machine_line(args):
+    def read(path):
+        try:
+            with open(path) as f:
+                return f.read().strip()
+        except OSError:
+            return "?"
+    return ("%s; %d CPUs; Linux %s; wmem_default %s, wmem_max %s; "
+            "data %d MiB per run; %s; %s" % (
+                " ".join(["tools/sockboost bench"] + sys.argv[1:]),
+                os.cpu_count() or 0, platform.release(),
+                read("/proc/sys/net/core/wmem_default"),
+                read("/proc/sys/net/core/wmem_max"),
+                args.data_size >> 20, programs.versions() or "no NBD programs",
+                time.strftime("%Y-%m-%d %H:%M")))
+
+
+def plot(args, planned, rows):
+    """Throughput against buffer size, one line per case of a sweep."""
+    series = swept(planned)
+    if not series:
+        return []
+    if programs.locate("gnuplot") is None:
+        return ["plot skipped: gnuplot is not installed"]
+    datafile = os.path.join(args.out, "throughput.dat")
+    with open(datafile, "w") as f:
+        for w, case, title in series:
+            base = medians(rows, w, case, "default")
+            f.write('"%s"\n' % title)
+            for i, config in enumerate(args.sizes):
+                m = medians(rows, w, case, config)
+                if m is not None:
+                    r = ratio(m, base, "throughput") or 0
+                    f.write("%d %s %.4f %.4f\n" % (i, config,
+                                                   m["value"] / GiB, r))
+            f.write("\n\n")
+    base = os.path.join(args.out, "throughput")
+    r = subprocess.run(programs.program("gnuplot") + [
+        "-e", "datafile='%s'; outbase='%s'; nseries=%d"
+        % (datafile, base, len(series)), programs.PLOT_SCRIPT],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        return ["plot failed: " + r.stderr.strip()]
+    return ["plots: %s.png %s.svg" % (base, base)]
