@@ -5,10 +5,12 @@
 # stalls of the data phase; what is left to gain is mostly the option
 # replies of the handshake, each of which waits for a delayed ACK with
 # Nagle on.  So the rounds are interleaved and their medians compared.
+# qemu-nbd 8.0 and later (make check-compat) have no stall: the library
+# must add none.
 
 load helpers
 
-@test "nbdcopy from qemu-nbd over TCP, sparse image: faster boosted, identical" {
+@test "nbdcopy from qemu-nbd over TCP, sparse image: faster boosted (before 8.0), identical" {
   requires cmp
   local img=$BATS_TEST_TMPDIR/sparse.img round t plain=() boosted=()
   make_sparse_image "$img" 12
@@ -16,7 +18,7 @@ load helpers
   local plain_port=$QEMU_TCP_PORT
   start_qemu_nbd_tcp --boosted "$img"
   local boosted_port=$QEMU_TCP_PORT
-  for round in 1 2 3; do
+  for ((round = 0; round < $(tcp_rounds 3); round++)); do
     time_command t nbdcopy_tcp "$plain_port" "$BATS_TEST_TMPDIR/plain.img"
     cmp "$img" "$BATS_TEST_TMPDIR/plain.img"
     plain+=("$t")
@@ -25,5 +27,5 @@ load helpers
     boosted+=("$t")
   done
   echo "nbdcopy: ${plain[*]} s plain, ${boosted[*]} s boosted" >&3
-  assert_speedup "$(median_of "${plain[@]}")" "$(median_of "${boosted[@]}")" 1.5
+  assert_tcp_gain "$(median_of "${plain[@]}")" "$(median_of "${boosted[@]}")" 1.5
 }
