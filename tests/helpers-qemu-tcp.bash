@@ -13,6 +13,8 @@
 #   assert_speedup SLOW FAST FACTOR            SLOW >= FACTOR * FAST
 #   assert_tcp_gain PLAIN BOOSTED FACTOR       by qemu-nbd version (below)
 #   tcp_rounds [MIN]                           rounds worth timing (below)
+#   time_copies ROUNDS EXPECTED PLAIN_PORT BOOSTED_PORT COPY [ARG...]
+#                                              interleaved timed copies
 #
 # qemu-nbd before 8.0 leaves Nagle's algorithm on for the TCP connections
 # it accepts, so every small chunk of a structured read reply (a data
@@ -212,4 +214,22 @@ tcp_rounds () {
   local n=1 min=${1:-1}
   qemu_at_least 8.0 && n=5
   echo $((n > min ? n : min))
+}
+
+# Copy the exports on PLAIN_PORT and BOOSTED_PORT in turn, ROUNDS times,
+# with COPY PORT OUT ARG... (qemu_img_copy_tcp, nbdcopy_tcp); check each
+# copy against EXPECTED with cmp; set the arrays PLAIN_TIMES and
+# BOOSTED_TIMES to the seconds each took.
+time_copies () {
+  local rounds=$1 expected=$2 plain_port=$3 boosted_port=$4 round t
+  shift 4
+  PLAIN_TIMES=() BOOSTED_TIMES=()
+  for ((round = 0; round < rounds; round++)); do
+    time_command t "$1" "$plain_port" "$BATS_TEST_TMPDIR/plain.img" "${@:2}" || return 1
+    cmp "$expected" "$BATS_TEST_TMPDIR/plain.img" || return 1
+    PLAIN_TIMES+=("$t")
+    time_command t "$1" "$boosted_port" "$BATS_TEST_TMPDIR/boosted.img" "${@:2}" || return 1
+    cmp "$expected" "$BATS_TEST_TMPDIR/boosted.img" || return 1
+    BOOSTED_TIMES+=("$t")
+  done
 }

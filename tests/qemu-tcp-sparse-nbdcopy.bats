@@ -12,20 +12,13 @@ load helpers
 
 @test "nbdcopy from qemu-nbd over TCP, sparse image: faster boosted (before 8.0), identical" {
   requires cmp
-  local img=$BATS_TEST_TMPDIR/sparse.img round t plain=() boosted=()
+  local img=$BATS_TEST_TMPDIR/sparse.img
   make_sparse_image "$img" 12
   start_qemu_nbd_tcp "$img"
   local plain_port=$QEMU_TCP_PORT
   start_qemu_nbd_tcp --boosted "$img"
   local boosted_port=$QEMU_TCP_PORT
-  for ((round = 0; round < $(tcp_rounds 3); round++)); do
-    time_command t nbdcopy_tcp "$plain_port" "$BATS_TEST_TMPDIR/plain.img"
-    cmp "$img" "$BATS_TEST_TMPDIR/plain.img"
-    plain+=("$t")
-    time_command t nbdcopy_tcp "$boosted_port" "$BATS_TEST_TMPDIR/boosted.img"
-    cmp "$img" "$BATS_TEST_TMPDIR/boosted.img"
-    boosted+=("$t")
-  done
-  echo "nbdcopy: ${plain[*]} s plain, ${boosted[*]} s boosted" >&3
-  assert_tcp_gain "$(median_of "${plain[@]}")" "$(median_of "${boosted[@]}")" 1.5
+  time_copies "$(tcp_rounds 3)" "$img" "$plain_port" "$boosted_port" nbdcopy_tcp
+  echo "nbdcopy: ${PLAIN_TIMES[*]} s plain, ${BOOSTED_TIMES[*]} s boosted" >&3
+  assert_tcp_gain "$(median_of "${PLAIN_TIMES[@]}")" "$(median_of "${BOOSTED_TIMES[@]}")" 1.5
 }

@@ -10,21 +10,14 @@ load helpers
 
 @test "qemu-img convert from qemu-nbd over TLS, ext4 qcow2 image: >= 2x boosted (before 8.0), identical" {
   requires qemu-img cmp
-  local pki=$BATS_TEST_TMPDIR/pki img=$BATS_TEST_TMPDIR/fs.qcow2 round t plain=() boosted=()
+  local pki=$BATS_TEST_TMPDIR/pki img=$BATS_TEST_TMPDIR/fs.qcow2
   make_tls_certs "$pki"
   make_fs_image "$img" 256 16
   start_qemu_nbd_tcp --tls "$pki" --format qcow2 "$img"
   local plain_port=$QEMU_TCP_PORT
   start_qemu_nbd_tcp --boosted --tls "$pki" --format qcow2 "$img"
   local boosted_port=$QEMU_TCP_PORT
-  for ((round = 0; round < $(tcp_rounds); round++)); do
-    time_command t qemu_img_copy_tcp "$plain_port" "$BATS_TEST_TMPDIR/plain.img" "$pki"
-    cmp "$img.raw" "$BATS_TEST_TMPDIR/plain.img"
-    plain+=("$t")
-    time_command t qemu_img_copy_tcp "$boosted_port" "$BATS_TEST_TMPDIR/boosted.img" "$pki"
-    cmp "$img.raw" "$BATS_TEST_TMPDIR/boosted.img"
-    boosted+=("$t")
-  done
-  echo "qemu-img convert over TLS: ${plain[*]} s plain, ${boosted[*]} s boosted" >&3
-  assert_tcp_gain "$(median_of "${plain[@]}")" "$(median_of "${boosted[@]}")" 2
+  time_copies "$(tcp_rounds)" "$img.raw" "$plain_port" "$boosted_port" qemu_img_copy_tcp "$pki"
+  echo "qemu-img convert over TLS: ${PLAIN_TIMES[*]} s plain, ${BOOSTED_TIMES[*]} s boosted" >&3
+  assert_tcp_gain "$(median_of "${PLAIN_TIMES[@]}")" "$(median_of "${BOOSTED_TIMES[@]}")" 2
 }
