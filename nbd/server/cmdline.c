@@ -7,10 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "nbd-protocol.h"
 #include "server.h"
 
 #define DEFAULT_MAX_CONNECTIONS 128
+/* ':' first: missing arguments are told apart from unknown options. */
+#define SHORT_OPTIONS ":U:p:b:e:rvhV"
 
 static void
 usage (FILE *f)
@@ -20,7 +23,7 @@ usage (FILE *f)
 "Serve BACKEND over NBD (fixed newstyle) until interrupted.\n"
 "\n"
 "BACKEND is FILE (a file or block device), memory:SIZE, null:SIZE or\n"
-"pattern:SIZE; SIZE takes K, M, G or T suffixes.\n"
+"pattern:SIZE; SIZE is in bytes or takes a K, M, G or T suffix.\n"
 "\n"
 "  -U, --unix PATH          listen on a unix socket ('-': private temporary)\n"
 "  -p, --port PORT          listen on TCP PORT (0: the kernel picks)\n"
@@ -33,6 +36,8 @@ usage (FILE *f)
 "      --run CMD            run CMD via /bin/sh with $uri set, then exit\n"
 "                           with its status (default transport: -U -)\n"
 "      --print-uri          print the export's URI on stdout once listening\n"
+"                           (with -U - or -p 0 and neither this nor --run,\n"
+"                           it goes to stderr)\n"
 "      --split-replies      write read reply header and data separately\n"
 "                           (naive server behaviour, for tests)\n"
 "      --no-nodelay         leave Nagle's algorithm on for TCP clients\n"
@@ -48,25 +53,23 @@ usage_error (const char *fmt, ...)
 {
   va_list ap;
 
-  fprintf (stderr, "%s: ", PROGRAM);
   va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
+  message_v (fmt, ap);
   va_end (ap);
-  fputc ('\n', stderr);
-  usage (stderr);
+  fprintf (stderr, "Try '%s --help' for more information.\n", PROGRAM);
   exit (2);
 }
 
-/* Store ARG as a number in *V; false if it is not one or exceeds MAX. */
-static bool
-parse_number (const char *arg, int base, unsigned long max, unsigned long *v)
+static unsigned long
+count_arg (const char *option, const char *arg, int base, unsigned long min,
+           unsigned long max)
 {
-  char *end;
+  char why[SB_ARG_WHY_SIZE];
+  unsigned long n;
 
-  errno = 0;
-  *v = strtoul (arg, &end, base);
-  return errno == 0 && end != arg && *end == '\0' && arg[0] != '-'
-    && *v <= max;
+  if (sb_arg_count (arg, base, min, max, &n, why, sizeof why) == -1)
+    usage_error ("%s %s: %s", option, arg, why);
+  return n;
 }
 
 enum {
@@ -94,34 +97,30 @@ static const struct option long_options[] = {
 };
 
 static void
-apply_option (struct config *cfg, int opt, const char *arg)
+apply_option (struct config *cfg, int opt, const char *arg, char **argv)
 {
-  unsigned long n;
+  char why[SB_ARG_WHY_SIZE];
 
   switch (opt) {
   case 'U': cfg->unix_path = arg; break;
   case 'p':
-    if (!parse_number (arg, 10, 65535, &n))
-      usage_error ("bad port '%s'", arg);
+    cfg->kernel_port = count_arg ("-p", arg, 10, 0, 65535) == 0;
     cfg->port = arg;
     break;
   case 'b': cfg->bind_addr = arg; break;
   case 'e':
     if (strlen (arg) > NBD_MAX_STRING)
-      usage_error ("export name longer than %d bytes", NBD_MAX_STRING);
+      usage_error ("-e: export name longer than %d bytes", NBD_MAX_STRING);
     cfg->export_name = arg;
     break;
   case 'r': cfg->read_only = true; break;
   case 'v': cfg->verbose = true; break;
   case OPT_SOCKET_MODE:
-    if (!parse_number (arg, 8, 0777, &n))
-      usage_error ("bad socket mode '%s'", arg);
-    cfg->socket_mode = (mode_t) n;
+    cfg->socket_mode = (mode_t) count_arg ("--socket-mode", arg, 8, 0, 0777);
     break;
   case OPT_MAX_CONNECTIONS:
-    if (!parse_number (arg, 10, 65536, &n) || n == 0)
-      usage_error ("bad connection count '%s'", arg);
-    cfg->max_connections = (unsigned) n;
+    cfg->max_connections = (unsigned) count_arg ("--max-connections", arg,
+                                                 10, 1, 65536);
     break;
   case OPT_PIDFILE: cfg->pidfile = arg; break;
   case OPT_RUN: cfg->run = arg; break;
@@ -130,7 +129,9 @@ apply_option (struct config *cfg, int opt, const char *arg)
   case OPT_NO_NODELAY: cfg->leave_nagle_on = true; break;
   case 'h': usage (stdout); exit (0);
   case 'V': printf ("%s %s\n", PROGRAM, SOCKBOOST_VERSION); exit (0);
-  default: usage (stderr); exit (2);
+  default:
+    sb_arg_getopt_complaint (opt, argv, SHORT_OPTIONS, why, sizeof why);
+    usage_error ("%s", why);
   }
 }
 
@@ -147,7 +148,19 @@ check_config (struct config *cfg)
   if (cfg->bind_addr != NULL && cfg->port == NULL)
     usage_error ("-b needs -p");
   if (cfg->unix_path != NULL && cfg->unix_path[0] == '\0')
-    usage_error ("empty socket path");
+    usage_error ("-U: empty socket path");
+}
+
+/* Nobody could learn a private socket's path or a kernel-chosen port
+ * without --run or --print-uri, so the URI then goes to stderr.
+ */
+static void
+decide_uri_logging (struct config *cfg)
+{
+  bool hidden = (cfg->unix_path != NULL && strcmp (cfg->unix_path, "-") == 0)
+    || (cfg->port != NULL && cfg->kernel_port);
+
+  cfg->log_uri = cfg->verbose || (hidden && !cfg->run && !cfg->print_uri);
 }
 
 void
@@ -155,13 +168,20 @@ config_parse (struct config *cfg, int argc, char **argv)
 {
   int opt;
 
+  char why[SB_ARG_WHY_SIZE];
+
   *cfg = (struct config) { .export_name = "", .socket_mode = 0600,
                            .max_connections = DEFAULT_MAX_CONNECTIONS };
-  while ((opt = getopt_long (argc, argv, "U:p:b:e:rvhV", long_options,
+  opterr = 0;
+  while ((opt = getopt_long (argc, argv, SHORT_OPTIONS, long_options,
                              NULL)) != -1)
-    apply_option (cfg, opt, optarg);
+    apply_option (cfg, opt, optarg, argv);
+  if (optind == argc)
+    usage_error ("no BACKEND given");
   if (optind != argc - 1)
-    usage_error ("expected exactly one BACKEND argument");
-  cfg->backend_spec = argv[optind];
+    usage_error ("expected one BACKEND, got %d arguments", argc - optind);
   check_config (cfg);
+  if (backend_spec_parse (argv[optind], &cfg->backend, why, sizeof why) == -1)
+    usage_error ("%s", why);
+  decide_uri_logging (cfg);
 }

@@ -61,7 +61,7 @@ uri_check (const struct listener *l)
 {
   if (l->uri != NULL)
     return 0;
-  fprintf (stderr, "%s: making the URI: %s\n", PROGRAM, strerror (ENOMEM));
+  message ("making the URI: %s", strerror (ENOMEM));
   return -1;
 }
 
@@ -74,7 +74,7 @@ private_socket_path (struct listener *l)
   if (asprintf (&dir, "%s/sbnbd-XXXXXX", tmp && *tmp ? tmp : "/tmp") == -1)
     return -1;
   if (mkdtemp (dir) == NULL) {
-    fprintf (stderr, "%s: mkdtemp %s: %s\n", PROGRAM, dir, strerror (errno));
+    message ("mkdtemp %s: %s", dir, strerror (errno));
     free (dir);
     return -1;
   }
@@ -98,7 +98,7 @@ bind_unix (int fd, const char *path, mode_t mode)
   int r;
 
   if (strlen (path) >= sizeof sun.sun_path) {
-    fprintf (stderr, "%s: %s: socket path too long\n", PROGRAM, path);
+    message ("%s: socket path too long", path);
     return -1;
   }
   strcpy (sun.sun_path, path);
@@ -106,7 +106,7 @@ bind_unix (int fd, const char *path, mode_t mode)
   r = bind (fd, (struct sockaddr *) &sun, sizeof sun);
   umask (old);
   if (r == -1 || (mode != 0600 && chmod (path, mode) == -1)) {
-    fprintf (stderr, "%s: %s: %s\n", PROGRAM, path, strerror (errno));
+    message ("%s: %s", path, strerror (errno));
     return -1;
   }
   return 0;
@@ -123,7 +123,7 @@ listen_unix (struct listener *l, const struct config *cfg)
   }
   l->fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (l->fd == -1)
-    fprintf (stderr, "%s: socket: %s\n", PROGRAM, strerror (errno));
+    message ("socket: %s", strerror (errno));
   if (l->fd == -1 || bind_unix (l->fd, l->unix_path, cfg->socket_mode) == -1) {
     /* Not ours to unlink: bind failed, perhaps because it exists. */
     free (l->unix_path);
@@ -164,7 +164,7 @@ tcp_uri (struct listener *l, const struct config *cfg)
       || getnameinfo ((struct sockaddr *) &ss, len, host, sizeof host,
                       l->port, sizeof l->port,
                       NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
-    fprintf (stderr, "%s: reading the bound address failed\n", PROGRAM);
+    message ("reading the bound address failed");
     return -1;
   }
   snprintf (hostport, sizeof hostport,
@@ -183,7 +183,7 @@ listen_tcp (struct listener *l, const struct config *cfg)
   int err = getaddrinfo (addr, cfg->port, &hints, &res);
 
   if (err != 0) {
-    fprintf (stderr, "%s: %s: %s\n", PROGRAM, addr, gai_strerror (err));
+    message ("%s: %s", addr, gai_strerror (err));
     return -1;
   }
   for (ai = res; ai != NULL; ai = ai->ai_next)
@@ -192,8 +192,7 @@ listen_tcp (struct listener *l, const struct config *cfg)
   err = errno;
   freeaddrinfo (res);
   if (l->fd == -1) {
-    fprintf (stderr, "%s: binding %s port %s: %s\n", PROGRAM, addr,
-             cfg->port, strerror (err));
+    message ("binding %s port %s: %s", addr, cfg->port, strerror (err));
     return -1;
   }
   return tcp_uri (l, cfg);
@@ -207,7 +206,7 @@ listener_open (struct listener *l, const struct config *cfg)
   *l = (struct listener) { .fd = -1 };
   r = cfg->port ? listen_tcp (l, cfg) : listen_unix (l, cfg);
   if (r == 0 && listen (l->fd, SOMAXCONN) == -1) {
-    fprintf (stderr, "%s: listen: %s\n", PROGRAM, strerror (errno));
+    message ("listen: %s", strerror (errno));
     r = -1;
   }
   return r;

@@ -49,16 +49,15 @@ write_pidfile (const char *path)
       return 0;
     unlink (tmp);
   }
-  fprintf (stderr, "%s: %s: %s\n", PROGRAM, path, strerror (errno));
+  message ("%s: %s", path, strerror (errno));
   return -1;
 }
 
 static void
 announce (const struct listener *l, const struct config *cfg)
 {
-  if (cfg->verbose)
-    fprintf (stderr, "%s: serving %s on %s\n", PROGRAM, cfg->backend_spec,
-             l->uri);
+  if (cfg->log_uri)
+    message ("serving %s on %s", cfg->backend.text, l->uri);
   if (cfg->print_uri) {
     printf ("%s\n", l->uri);
     fflush (stdout);
@@ -75,7 +74,7 @@ main (int argc, char **argv)
   int status;
 
   config_parse (&cfg, argc, argv);
-  if (backend_open (&ex.be, cfg.backend_spec, cfg.read_only) == -1)
+  if (backend_open (&ex.be, &cfg.backend, cfg.read_only) == -1)
     exit (1);
   export_init (&ex, &cfg);
   /* A client that goes away mid-reply must cost an EPIPE, not the server. */

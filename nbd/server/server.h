@@ -3,6 +3,7 @@
 #ifndef SOCKBOOST_SBNBD_SERVER_H
 #define SOCKBOOST_SBNBD_SERVER_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -45,21 +46,47 @@ struct backend {
   bool reads_into_buffer;       /* read needs a buffer to fill */
 };
 
-/* Open SPEC (FILE, memory:SIZE, null:SIZE or pattern:SIZE).  READ_ONLY
- * opens files O_RDONLY.  Returns 0, or -1 after printing why.  The
- * backend lives until the process exits.
+enum backend_kind { BACKEND_FILE, BACKEND_MEMORY, BACKEND_NULL,
+                    BACKEND_PATTERN };
+
+/* BACKEND as given on the command line, checked. */
+struct backend_spec {
+  const char *text;             /* as typed; the path for a file */
+  enum backend_kind kind;
+  uint64_t size;                /* the sized kinds */
+};
+
+/* Parse TEXT (FILE, memory:SIZE, null:SIZE or pattern:SIZE).  Returns 0,
+ * or -1 with WHY saying what is wrong (a usage error).
  */
-extern int backend_open (struct backend *be, const char *spec, bool read_only);
+extern int backend_spec_parse (const char *text, struct backend_spec *spec,
+                               char *why, size_t why_len);
+
+/* Open SPEC.  READ_ONLY opens files O_RDONLY.  Returns 0, or -1 after
+ * printing why.  The backend lives until the process exits.
+ */
+extern int backend_open (struct backend *be, const struct backend_spec *spec,
+                         bool read_only);
 extern int backend_open_file (struct backend *be, const char *path,
                               bool read_only);
 extern int backend_open_memory (struct backend *be, uint64_t size);
 extern int backend_open_null (struct backend *be, uint64_t size);
 extern int backend_open_pattern (struct backend *be, uint64_t size);
 
+/* ---- messages on stderr (message.c) ---- */
+
+/* Print "sbnbd-server: MESSAGE" as one line, whatever the values in it
+ * hold: control characters and other non-printable bytes are escaped.
+ */
+extern void message (const char *fmt, ...)
+  __attribute__((format (printf, 1, 2)));
+extern void message_v (const char *fmt, va_list ap)
+  __attribute__((format (printf, 1, 0)));
+
 /* ---- configuration (cmdline.c) ---- */
 
 struct config {
-  const char *backend_spec;
+  struct backend_spec backend;
   const char *unix_path;        /* -U; "-" means a private temporary one */
   const char *port;             /* -p */
   const char *bind_addr;        /* -b */
@@ -73,6 +100,8 @@ struct config {
   bool split_replies;
   bool leave_nagle_on;          /* --no-nodelay */
   bool print_uri;
+  bool kernel_port;             /* -p 0 */
+  bool log_uri;                 /* say "serving ... on URI" on stderr */
 };
 
 /* Fill CFG from ARGV.  Exits 2 with usage on bad arguments, 0 after

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* Command-line argument checks that explain themselves. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "parse-size.h"
+
+/* Long enough to recognise an argument, short enough for one line. */
+#define QUOTE_MAX 64
+
+#define SIZE_FORMS "a number of bytes, optionally with a suffix K, M, G " \
+  "or T (powers of 1024)"
+
+void
+sb_arg_format_size (uint64_t size, char *buf, size_t len)
+{
+  static const char suffixes[] = "TGMK";
+  int i;
+
+  for (i = 0; size != 0 && i < 4; i++) {
+    unsigned shift = 10 * (unsigned) (4 - i);
+    if ((size & ((UINT64_C(1) << shift) - 1)) == 0) {
+      snprintf (buf, len, "%llu%c", (unsigned long long) (size >> shift),
+                suffixes[i]);
+      return;
+    }
+  }
+  snprintf (buf, len, "%llu", (unsigned long long) size);
+}
+
+int
+sb_arg_size (const char *text, uint64_t min, uint64_t max, uint64_t *value,
+             char *why, size_t why_len)
+{
+  char lo[24], hi[24];
+
+  if (sb_parse_size (text, max, value) == 0 && *value >= min)
+    return 0;
+  if (sb_parse_size (text, UINT64_MAX, value) == -1 && errno == EINVAL) {
+    snprintf (why, why_len, "not a size: expected " SIZE_FORMS);
+    return -1;
+  }
+  sb_arg_format_size (min, lo, sizeof lo);
+  sb_arg_format_size (max, hi, sizeof hi);
+  snprintf (why, why_len, "out of range (%s to %s)", lo, hi);
+  return -1;
+}
+
+int
+sb_arg_count (const char *text, int base, unsigned long min,
+              unsigned long max, unsigned long *value, char *why,
+              size_t why_len)
+{
+  const char *digits = base == 8 ? "01234567" : "0123456789";
+  size_t n = strspn (text, digits);
+  bool ranged;
+
+  if (n == 0 || text[n] != '\0') {
+    snprintf (why, why_len, "not a%s number", base == 8 ? "n octal" : "");
+    return -1;
+  }
+  errno = 0;
+  *value = strtoul (text, NULL, base);
+  ranged = errno == 0 && *value >= min && *value <= max;
+  if (ranged)
+    return 0;
+  snprintf (why, why_len, base == 8 ? "out of range (%lo to %lo)"
+            : "out of range (%lu to %lu)", min, max);
+  return -1;
+}
+
+/* The option as the user typed it: "--name" without "=value", or "-c". */
+static void
+typed_option (const char *elem, int opt, char *buf, size_t len)
+{
+  if (strncmp (elem, "--", 2) == 0)
+    snprintf (buf, len, "%.*s", (int) strcspn (elem, "="), elem);
+  else
+    snprintf (buf, len, "-%c", opt);
+}
+
+void
+sb_arg_getopt_complaint (int c, char *const *argv, const char *optstring,
+                         char *why, size_t why_len)
+{
+  /* After an error getopt has moved optind past the bad element, except
+   * for an unknown short option inside a cluster, where optopt says it.
+   */
+  const char *elem = argv[optind - 1];
+  char name[QUOTE_MAX + 3];
+  bool known = optopt >= 256
+    || (optopt > 0 && optopt != ':' && strchr (optstring, optopt) != NULL);
+
+  if (c == ':') {
+    typed_option (elem, optopt, name, sizeof name);
+    snprintf (why, why_len, "option '%s' needs an argument", name);
+  }
+  else if (optopt == 0)
+    snprintf (why, why_len, "unknown or ambiguous option '%.*s'",
+              QUOTE_MAX, elem);
+  else if (known) {
+    typed_option (elem, optopt, name, sizeof name);
+    snprintf (why, why_len, "option '%s' takes no argument", name);
+  }
+  else
+    snprintf (why, why_len, "unknown option '-%c'", optopt);
+}
