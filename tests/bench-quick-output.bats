@@ -42,8 +42,26 @@ setup_file () {
     grep -qx '| config | user (s) | sys (s) | IOPS | vs default |'
 }
 
+@test "bench --quick: image copies over TCP and TLS beside the reference" {
+  local copier image tls
+  for copier in 'qemu-img convert' nbdcopy; do
+    for image in 'sparse raw image' 'ext4 qcow2 image'; do
+      for tls in '' ', TLS'; do
+        grep -A5 -xF "**$copier, $image$tls**" "$BENCH_OUT/results.md" |
+          grep -qE '^\| library \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+x \| [0-9]+% \|$' ||
+          fail "no library row for $copier, $image$tls"
+      done
+    done
+  done
+  grep -qx '| config | user (s) | sys (s) | s per copy | vs default | speed vs reference |' \
+    "$BENCH_OUT/results.md"
+  # 8 copies x (default, library, reference) + fio and naive write x 2.
+  run grep -c '^tcp,.*,ok,' "$BENCH_OUT/runs.csv"
+  assert_output 28
+}
+
 @test "bench --quick: nothing refers to internal work items" {
-  run grep -inE 'issue|target' "$BENCH_OUT/results.md"
+  run grep -inE '\bissues? [0-9#]|^## targets' "$BENCH_OUT/results.md"
   assert_failure
   grep -q '^## summary: measured against the goals$' "$BENCH_OUT/results.md"
 }

@@ -4,10 +4,19 @@ directory, the library's logs, and data files made once on first use."""
 
 import os
 import re
+import shutil
 import tempfile
 
-from . import programs
+from . import images, programs
 from .procs import config_env
+
+MiB = 1 << 20
+# The TCP images, full and --quick.  The sparse one has a 4 KiB extent
+# every 128 KiB: a plain qemu-img convert of it from qemu-nbd 7.2 takes
+# about 0.04 s per 128 KiB (5 s full, under 1 s quick).  The file system:
+# (image MiB, MiB of files in it).
+SPARSE_MIB = {False: 16, True: 2}
+FS_MIB = {False: (2048, 128), True: (256, 16)}
 
 # A socket the library tuned, as it logs it at SOCKBOOST_DEBUG=2.
 TUNED_LINE = re.compile(r"fd [0-9]+ (unix|tcp) .* -> ")
@@ -21,6 +30,7 @@ class Context:
         self.logdir = os.path.join(tmpdir, "logs")
         os.mkdir(self.logdir)
         self.scratch = []
+        self.made = {}
 
     def env(self, config):
         """Environment of a process of a run in configuration CONFIG."""
@@ -48,17 +58,53 @@ class Context:
     def data_file(self):
         """A file of args.data_size non-zero bytes (qemu-img and nbdcopy
         skip zeroes)."""
-        if not hasattr(self, "_data_file"):
+        def make():
             path = self.shm_file(".img")
             chunk = bytes(range(1, 256)) * 4112
             left = self.args.data_size
             with open(path, "wb") as f:
                 while left > 0:
-                    n = min(left, 1 << 20)
+                    n = min(left, MiB)
                     f.write(chunk[:n])
                     left -= n
-            self._data_file = path
-        return self._data_file
+            return path
+        return self.once("data", make)
+
+    def once(self, name, make):
+        """What MAKE() returns, made on the first call for NAME only."""
+        if name not in self.made:
+            self.made[name] = make()
+        return self.made[name]
+
+    def sparse_image(self):
+        def make():
+            path = self.shm_file(".sparse.img")
+            images.make_sparse_image(path, SPARSE_MIB[self.args.quick] * MiB,
+                                     128 << 10, 4 << 10)
+            return path
+        return self.once("sparse", make)
+
+    def fs_image(self):
+        """(qcow2 path, raw path) of the same ext4 file system."""
+        def make():
+            size, data = FS_MIB[self.args.quick]
+            qcow2, raw = self.shm_file(".ext4.qcow2"), self.shm_file(".ext4.raw")
+            tree = os.path.join(self.tmpdir, "tree")
+            try:
+                images.make_fs_image(qcow2, raw, tree, size * MiB, data * MiB)
+            finally:
+                shutil.rmtree(tree, ignore_errors=True)
+            return qcow2, raw
+        return self.once("fs", make)
+
+    def certificates(self):
+        """A directory of TLS certificates for server and client."""
+        def make():
+            pki = os.path.join(self.tmpdir, "pki")
+            os.makedirs(pki, exist_ok=True)
+            images.make_certificates(pki)
+            return pki
+        return self.once("pki", make)
 
     def cleanup(self):
         for path in self.scratch:
