@@ -69,3 +69,18 @@ install_tree () {
   mkdir -p "${prefix%/*}"
   mv "$stage$prefix" "$prefix"
 }
+
+# Start sb-probe holding a socketpair and a connected pair on unix socket
+# PATH (under the library when LD_PRELOAD is given on the call); wait
+# (bounded) until it is ready and set PROBE_PID.
+start_probe () {
+  local out=$BATS_TEST_TMPDIR/probe.out deadline=$((SECONDS + 10))
+  "$SB_BUILD/tools/sb-probe" "$1" >"$out" 3>&- &
+  PROBE_PID=$!
+  kill_at_teardown "$PROBE_PID"
+  until grep -qx ready "$out" 2>/dev/null; do
+    kill -0 "$PROBE_PID" 2>/dev/null || fail "sb-probe exited"
+    [ $SECONDS -lt $deadline ] || fail "sb-probe not ready in 10 s"
+    sleep 0.05
+  done
+}

@@ -57,3 +57,4 @@ csv_column () {
   assert_success
   assert_output --partial "$PREFIX/lib/sockboost/libsockboost.so"
 }
+

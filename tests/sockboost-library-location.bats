@@ -7,14 +7,9 @@ preload_of () {
   "$1" run -- sh -c 'printf "%s\n" "$LD_PRELOAD"'
 }
 
-# What make install does to the script, into a private prefix.
-fake_install () {
-  local lib=$BATS_TEST_TMPDIR/prefix/lib/sockboost
-  mkdir -p "$BATS_TEST_TMPDIR/prefix/bin" "$lib"
-  cp "$LIBSOCKBOOST" "$lib/libsockboost.so"
-  sed -e "s|@PKGLIBDIR@|$lib|g" -e 's|@VERSION@|9.8.7|g' "$SB_ROOT/tools/sockboost" \
-    >"$BATS_TEST_TMPDIR/prefix/bin/sockboost"
-  chmod 0755 "$BATS_TEST_TMPDIR/prefix/bin/sockboost"
+# make install into a private prefix.
+install_prefix () {
+  install_tree "$BATS_TEST_TMPDIR/prefix"
 }
 
 @test "from the build tree it uses ../preload/libsockboost.so" {
@@ -34,16 +29,16 @@ fake_install () {
 
 @test "installed, it uses PKGLIBDIR and the substituted version" {
   unset SOCKBOOST_LIBRARY LD_PRELOAD
-  fake_install
+  install_prefix
   run preload_of "$BATS_TEST_TMPDIR/prefix/bin/sockboost"
   assert_success
   assert_output "$BATS_TEST_TMPDIR/prefix/lib/sockboost/libsockboost.so"
   run "$BATS_TEST_TMPDIR/prefix/bin/sockboost" --version
-  assert_output "sockboost 9.8.7"
+  assert_output "sockboost $(sed -n 's/^VERSION := *//p' "$SB_ROOT/GNUmakefile")"
 }
 
 @test "SOCKBOOST_LIBRARY overrides both" {
-  fake_install
+  install_prefix
   cp "$LIBSOCKBOOST" "$BATS_TEST_TMPDIR/mine.so"
   unset LD_PRELOAD
   SOCKBOOST_LIBRARY=$BATS_TEST_TMPDIR/mine.so run preload_of "$BATS_TEST_TMPDIR/prefix/bin/sockboost"
@@ -67,8 +62,7 @@ fake_install () {
 @test "installed, doctor runs the probe from PKGLIBDIR" {
   requires ss
   unset SOCKBOOST_LIBRARY
-  fake_install
-  cp "$SB_BUILD/tools/sb-probe" "$BATS_TEST_TMPDIR/prefix/lib/sockboost/"
+  install_prefix
   run "$BATS_TEST_TMPDIR/prefix/bin/sockboost" doctor
   assert_success
   assert_output --partial "library                $BATS_TEST_TMPDIR/prefix/lib/sockboost/libsockboost.so"
