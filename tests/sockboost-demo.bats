@@ -1,25 +1,67 @@
 #!/usr/bin/env bats
-# tools/demo (make demo) prints a plain/boosted table whose send buffers
-# were read from ss while the reads ran.
+# tools/demo (make demo): a TCP part (qemu-nbd, or the naive sbnbd-server)
+# and a unix part whose send buffers were read from ss while the reads ran,
+# beside the raw socketpair ceiling; every result with its spread and a
+# verdict.  Only the shape is checked, never a time or a ratio.
 load helpers
 
-@test "a short demo prints both modes with their send buffers" {
-  requires ss
+# Result line: mode, optional label, median, min-max, ratio.
+FIGURE='[0-9]+\.[0-9]+'
+RANGE="$FIGURE-$FIGURE"
+RATIO='[0-9]+(\.[0-9]{2})?'
+VERDICT='^  (boosted was (faster|slower) in every round|too noisy to conclude: .*|\([0-9]+ round\(s\): too few to judge the spread; .*\))$'
+
+setup () {
   [ -x "$SBNBD_SERVER" ] && [ -x "$SBNBD_CLIENT" ] || fail "sbnbd-server/client not built"
-  run "$SB_ROOT/tools/demo" --size 256M --rounds 1
+}
+
+@test "the unix part: both modes with their send buffers, spread, ceiling" {
+  requires ss
+  run "$SB_ROOT/tools/demo" --tcp off --size 256M --rounds 3
   assert_success
-  assert_line --regexp '^mode +send buffer \(tb\) +GiB/s +ratio$'
-  assert_line --regexp "^plain +$DEFAULT_TB +[0-9]+\.[0-9]{2} +1\.00$"
-  assert_line --regexp "^boosted +$BOOSTED_TB +[0-9]+\.[0-9]{2} +[0-9]+\.[0-9]{2}$"
+  assert_line --regexp '^mode +send buffer \(tb\) +GiB/s +min-max +ratio$'
+  assert_line --regexp "^plain +$DEFAULT_TB +$FIGURE +$RANGE +1\.00$"
+  assert_line --regexp "^boosted +$BOOSTED_TB +$FIGURE +$RANGE +$RATIO$"
+  assert_line --regexp "^ceiling +socketpair default +$FIGURE +$RANGE +1\.00$"
+  assert_line --regexp "^ceiling +socketpair 2 MiB +$FIGURE +$RANGE +$RATIO$"
+  # One verdict for the NBD pair, one for the ceiling.
+  [ "$(grep -cE "$VERDICT" <<<"$output")" -eq 2 ] || fail "wanted 2 verdicts"
+  refute_output --partial TCP
+}
+
+@test "one round is reported as too few to judge the spread" {
+  run "$SB_ROOT/tools/demo" --tcp off --size 64M --rounds 1
+  assert_success
+  assert_line --partial '(1 round(s): too few to judge the spread'
+}
+
+@test "the TCP part with qemu-nbd: a sparse image copied plain and boosted" {
+  requires qemu-nbd qemu-img ss
+  run "$SB_ROOT/tools/demo" --tcp qemu-nbd --size 64M --rounds 1
+  assert_success
+  assert_line --regexp '^TCP: qemu-img convert copies a [0-9]+ MiB sparse image'
+  assert_line --regexp '^from qemu-nbd [0-9.]+ over 127\.0\.0\.1'
+  assert_line --regexp '^mode +ms +min-max +ratio$'
+  assert_line --regexp "^plain +$FIGURE +$RANGE +1\.00$"
+  assert_line --regexp "^boosted +$FIGURE +$RANGE +$RATIO$"
+  # TCP, the NBD pair over unix, the ceiling.
+  [ "$(grep -cE "$VERDICT" <<<"$output")" -eq 3 ] || fail "wanted 3 verdicts"
+}
+
+@test "the TCP part without qemu-nbd: the naive sbnbd-server" {
+  run "$SB_ROOT/tools/demo" --tcp sbnbd --size 64M --rounds 1
+  assert_success
+  assert_line --regexp '^TCP: sbnbd-client reads [0-9]+ blocks of 4 KiB one at a time'
+  assert_line --regexp "^plain +$FIGURE +$RANGE +1\.00$"
+  assert_line --regexp "^boosted +$FIGURE +$RANGE +$RATIO$"
 }
 
 @test "the demo leaves no server or socket behind" {
-  [ -x "$SBNBD_SERVER" ] && [ -x "$SBNBD_CLIENT" ] || fail "sbnbd-server/client not built"
-  TMPDIR=$BATS_TEST_TMPDIR run "$SB_ROOT/tools/demo" --size 64M --rounds 1
+  TMPDIR=$BATS_TEST_TMPDIR run "$SB_ROOT/tools/demo" --tcp sbnbd --size 64M --rounds 1
   assert_success
   run ls "$BATS_TEST_TMPDIR"
   assert_output ""
-  run pgrep -f "sbnbd-server pattern:64M -U $BATS_TEST_TMPDIR/"
+  run pgrep -f "sbnbd-server .*$BATS_TEST_TMPDIR/"
   assert_failure
 }
 
@@ -32,6 +74,9 @@ load helpers
 @test "bad arguments are usage errors" {
   run "$SB_ROOT/tools/demo" --rounds 0
   assert_failure 2
+  assert_line "Try 'tools/demo --help' for more information."
   run "$SB_ROOT/tools/demo" --bogus
+  assert_failure 2
+  run "$SB_ROOT/tools/demo" --tcp udp
   assert_failure 2
 }
