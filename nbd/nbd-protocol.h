@@ -50,9 +50,12 @@ struct nbd_option {
 #define NBD_OPT_SET_META_CONTEXT  10
 #define NBD_OPT_EXTENDED_HEADERS  11
 
-/* Longest option payload a server need accept; longer ones are refused.
- * It must hold an INFO/GO naming an export of NBD_MAX_STRING bytes: u32
- * name length, the name, u16 count and a few u16 information requests.
+/* Longest option payload a server need accept; longer ones are refused
+ * (NBD_REP_ERR_TOO_BIG).  It must hold an INFO/GO naming an export of
+ * NBD_MAX_STRING bytes: u32 name length, the name, u16 count and a few
+ * u16 information requests.  That also holds a LIST/SET_META_CONTEXT
+ * naming such an export with the query "base:allocation" (u32 name
+ * length, the name, u32 count, u32 query length, the query).
  */
 #define NBD_MAX_OPTION_LENGTH (4 + NBD_MAX_STRING + 2 + 2 * 16)
 /* Longest export name or description, in bytes. */
@@ -106,6 +109,23 @@ struct nbd_fixed_new_option_reply_info_block_size {
   uint32_t maximum;
 } NBD_PACKED;
 
+/* Reply to NBD_OPT_LIST/SET_META_CONTEXT with type NBD_REP_META_CONTEXT;
+ * the context name follows.  LIST answers with context_id 0.
+ */
+struct nbd_fixed_new_option_reply_meta_context {
+  uint32_t context_id;
+} NBD_PACKED;
+
+/* Metadata contexts: "namespace:leaf".  The base: namespace has one
+ * context, base:allocation; "base:" alone lists it (LIST only).
+ */
+#define NBD_META_NS_BASE "base:"
+#define NBD_CONTEXT_BASE_ALLOCATION "base:allocation"
+
+/* base:allocation status flags (NBD_STATE_*). */
+#define NBD_STATE_HOLE (1 << 0)
+#define NBD_STATE_ZERO (1 << 1)
+
 /* Reply to NBD_OPT_LIST with type NBD_REP_SERVER; name follows. */
 struct nbd_fixed_new_option_reply_server {
   uint32_t export_name_len;
@@ -133,6 +153,7 @@ struct nbd_new_handshake_finish {
 #define NBD_FLAG_CAN_MULTI_CONN    (1 << 8)
 #define NBD_FLAG_SEND_CACHE        (1 << 10)
 #define NBD_FLAG_SEND_FAST_ZERO    (1 << 11)
+#define NBD_FLAG_BLOCK_STATUS_PAYLOAD (1 << 12)
 
 /* ---- Transmission phase: requests ---- */
 
@@ -227,12 +248,37 @@ struct nbd_structured_reply_error {
   uint16_t len;                 /* length of the message that follows */
 } NBD_PACKED;
 
+/* Payload of NBD_REPLY_TYPE_BLOCK_STATUS: context id, then descriptors. */
+struct nbd_structured_reply_block_status_hdr {
+  uint32_t context_id;
+} NBD_PACKED;
+
+struct nbd_block_descriptor_32 {
+  uint32_t length;              /* nonzero */
+  uint32_t status_flags;        /* NBD_STATE_* */
+} NBD_PACKED;
+
+/* Payload of NBD_REPLY_TYPE_BLOCK_STATUS_EXT (extended headers only). */
+struct nbd_structured_reply_block_status_ext_hdr {
+  uint32_t context_id;
+  uint32_t count;               /* descriptors that follow, nonzero */
+} NBD_PACKED;
+
+struct nbd_block_descriptor_ext {
+  uint64_t length;              /* nonzero */
+  uint64_t status_flags;        /* NBD_STATE_* */
+} NBD_PACKED;
+
+/* Block status replies should not carry more descriptors than this. */
+#define NBD_MAX_BLOCK_DESCRIPTORS (1 << 20)
+
 #define NBD_REPLY_FLAG_DONE (1 << 0)
 
 #define NBD_REPLY_TYPE_NONE         0
 #define NBD_REPLY_TYPE_OFFSET_DATA  1
 #define NBD_REPLY_TYPE_OFFSET_HOLE  2
 #define NBD_REPLY_TYPE_BLOCK_STATUS 5
+#define NBD_REPLY_TYPE_BLOCK_STATUS_EXT 6
 #define NBD_REPLY_TYPE_ERROR        32769
 #define NBD_REPLY_TYPE_ERROR_OFFSET 32770
 #define NBD_REPLY_TYPE_IS_ERR(t)    (((t) & 0x8000) != 0)

@@ -5,6 +5,7 @@
 #include <endian.h>
 #include <string.h>
 
+#include "be-bytes.h"
 #include "nbd-framing-impl.h"
 #include "nbd-protocol.h"
 
@@ -15,30 +16,6 @@
 #define MAX_PAYLOAD ((uint64_t) 4 * NBD_MAX_PAYLOAD)
 
 #define FIELD(hdr, type, field) ((hdr) + offsetof (type, field))
-
-static uint16_t
-get16 (const uint8_t *p)
-{
-  uint16_t v;
-  memcpy (&v, p, sizeof v);
-  return be16toh (v);
-}
-
-static uint32_t
-get32 (const uint8_t *p)
-{
-  uint32_t v;
-  memcpy (&v, p, sizeof v);
-  return be32toh (v);
-}
-
-static uint64_t
-get64 (const uint8_t *p)
-{
-  uint64_t v;
-  memcpy (&v, p, sizeof v);
-  return be64toh (v);
-}
 
 /* ---- Table of READs in flight: cookie -> length ---- */
 
@@ -109,7 +86,7 @@ end_header (struct sb_framing_dir *d, uint64_t payload)
 static uint8_t
 done_greeting (struct sb_framing_ctx *c)
 {
-  uint16_t gflags = get16 (FIELD (c->d->hdr, struct nbd_new_handshake,
+  uint16_t gflags = sb_get_be16 (FIELD (c->d->hdr, struct nbd_new_handshake,
                                   gflags));
 
   if (!(gflags & NBD_FLAG_FIXED_NEWSTYLE))
@@ -122,7 +99,7 @@ done_greeting (struct sb_framing_ctx *c)
 static uint8_t
 done_client_flags (struct sb_framing_ctx *c)
 {
-  uint32_t flags = get32 (c->d->hdr);
+  uint32_t flags = sb_get_be32 (c->d->hdr);
 
   if (flags & ~(uint32_t) (NBD_FLAG_C_FIXED_NEWSTYLE | NBD_FLAG_C_NO_ZEROES))
     return SB_FRAMING_OFF_CLIENT_FLAGS;
@@ -136,8 +113,8 @@ static uint8_t
 done_option (struct sb_framing_ctx *c)
 {
   const uint8_t *h = c->d->hdr;
-  uint32_t option = get32 (FIELD (h, struct nbd_option, option));
-  uint32_t len = get32 (FIELD (h, struct nbd_option, optlen));
+  uint32_t option = sb_get_be32 (FIELD (h, struct nbd_option, option));
+  uint32_t len = sb_get_be32 (FIELD (h, struct nbd_option, optlen));
 
   if (len > MAX_OPTION_DATA)
     return SB_FRAMING_OFF_BAD_LENGTH;
@@ -169,9 +146,9 @@ done_opt_reply (struct sb_framing_ctx *c)
   uint32_t option, type, len;
   uint8_t off = SB_FRAMING_ON;
 
-  option = get32 (FIELD (h, struct nbd_fixed_new_option_reply, option));
-  type = get32 (FIELD (h, struct nbd_fixed_new_option_reply, reply));
-  len = get32 (FIELD (h, struct nbd_fixed_new_option_reply, replylen));
+  option = sb_get_be32 (FIELD (h, struct nbd_fixed_new_option_reply, option));
+  type = sb_get_be32 (FIELD (h, struct nbd_fixed_new_option_reply, reply));
+  len = sb_get_be32 (FIELD (h, struct nbd_fixed_new_option_reply, replylen));
   if (len > MAX_OPTION_DATA || (type == NBD_REP_ACK && len != 0))
     return SB_FRAMING_OFF_BAD_LENGTH;
   if (type == NBD_REP_ACK)
@@ -194,13 +171,16 @@ static uint8_t
 done_request (struct sb_framing_ctx *c, bool ext)
 {
   const uint8_t *h = c->d->hdr;
-  uint16_t flags = get16 (FIELD (h, struct nbd_request, flags));
-  uint16_t type = get16 (FIELD (h, struct nbd_request, type));
-  uint64_t cookie = get64 (FIELD (h, struct nbd_request, cookie));
-  uint64_t len = ext ? get64 (FIELD (h, struct nbd_request_ext, count))
-    : get32 (FIELD (h, struct nbd_request, count));
-  bool data = type == NBD_CMD_WRITE ||
-    (ext && (flags & NBD_CMD_FLAG_PAYLOAD_LEN));
+  uint16_t flags = sb_get_be16 (FIELD (h, struct nbd_request, flags));
+  uint16_t type = sb_get_be16 (FIELD (h, struct nbd_request, type));
+  uint64_t cookie = sb_get_be64 (FIELD (h, struct nbd_request, cookie));
+  uint64_t len = ext ? sb_get_be64 (FIELD (h, struct nbd_request_ext, count))
+    : sb_get_be32 (FIELD (h, struct nbd_request, count));
+  /* Extended requests carry a payload exactly when the flag says so
+   * (a WRITE without it has none); compact ones only for a WRITE.
+   */
+  bool data = ext ? (flags & NBD_CMD_FLAG_PAYLOAD_LEN) != 0
+    : type == NBD_CMD_WRITE;
   uint8_t off = SB_FRAMING_ON;
 
   if ((data || type == NBD_CMD_READ) && len > MAX_PAYLOAD)
@@ -216,7 +196,7 @@ done_request (struct sb_framing_ctx *c, bool ext)
 static uint8_t
 done_reply_magic (struct sb_framing_ctx *c)
 {
-  uint32_t magic = get32 (c->d->hdr);
+  uint32_t magic = sb_get_be32 (c->d->hdr);
   bool ext = c->state & ST_EXTENDED;
   bool structured = c->state & ST_STRUCTURED;
   uint8_t kind;
@@ -239,8 +219,8 @@ static uint8_t
 done_simple (struct sb_framing_ctx *c)
 {
   const uint8_t *h = c->d->hdr;
-  uint32_t error = get32 (FIELD (h, struct nbd_simple_reply, error));
-  uint64_t cookie = get64 (FIELD (h, struct nbd_simple_reply, cookie));
+  uint32_t error = sb_get_be32 (FIELD (h, struct nbd_simple_reply, error));
+  uint64_t cookie = sb_get_be64 (FIELD (h, struct nbd_simple_reply, cookie));
   int i = cookie_find (c, cookie);
   uint64_t payload = i >= 0 && error == NBD_SUCCESS ? c->f->read_len[i] : 0;
 
@@ -253,10 +233,10 @@ static uint8_t
 done_chunk (struct sb_framing_ctx *c, bool ext)
 {
   const uint8_t *h = c->d->hdr;
-  uint16_t flags = get16 (FIELD (h, struct nbd_structured_reply, flags));
-  uint64_t cookie = get64 (FIELD (h, struct nbd_structured_reply, cookie));
-  uint64_t len = ext ? get64 (FIELD (h, struct nbd_extended_reply, length))
-    : get32 (FIELD (h, struct nbd_structured_reply, length));
+  uint16_t flags = sb_get_be16 (FIELD (h, struct nbd_structured_reply, flags));
+  uint64_t cookie = sb_get_be64 (FIELD (h, struct nbd_structured_reply, cookie));
+  uint64_t len = ext ? sb_get_be64 (FIELD (h, struct nbd_extended_reply, length))
+    : sb_get_be32 (FIELD (h, struct nbd_structured_reply, length));
 
   if (len > MAX_PAYLOAD)
     return SB_FRAMING_OFF_BAD_LENGTH;

@@ -30,6 +30,8 @@ class Conn:
         self.s.settimeout(TIMEOUT)
         self.s.connect(path)
         self.cookie = 0
+        self.sent = {}
+        self.structured = self.extended = False
 
     def recv(self, n):
         try:
@@ -70,8 +72,11 @@ class Conn:
         rtype, _ = self.opt_reply(opt)
         expect(rtype == want, "option %d: reply %#x, want %#x" % (opt, rtype, want))
 
-    def go(self, name=b"", structured=False):
-        if structured:
+    def go(self, name=b"", structured=False, extended=False):
+        if extended:
+            self.option(nbd.NBD_OPT_EXTENDED_HEADERS)
+            self.expect_reply(nbd.NBD_OPT_EXTENDED_HEADERS, nbd.NBD_REP_ACK)
+        elif structured:
             self.option(nbd.NBD_OPT_STRUCTURED_REPLY)
             self.expect_reply(nbd.NBD_OPT_STRUCTURED_REPLY, nbd.NBD_REP_ACK)
         self.option(nbd.NBD_OPT_GO,
@@ -83,36 +88,94 @@ class Conn:
                 break
             expect(rtype == nbd.NBD_REP_INFO, "GO: reply %#x" % rtype)
             if struct.unpack(">H", data[:2])[0] == nbd.NBD_INFO_EXPORT:
-                size, _ = struct.unpack(">QH", data[2:])
+                size, self.eflags = struct.unpack(">QH", data[2:])
         expect(size is not None, "GO: no NBD_INFO_EXPORT")
-        self.structured = structured
+        self.structured = structured or extended
+        self.extended = extended
         return size
 
     def request(self, cmd, offset, length, flags=0, payload=b""):
+        """Send a request; a WRITE in extended mode says PAYLOAD_LEN."""
         self.cookie += 1
-        self.s.sendall(nbd.REQUEST.pack(nbd.NBD_REQUEST_MAGIC, flags, cmd,
-                                        self.cookie, offset, length) + payload)
+        if self.extended:
+            if cmd == nbd.NBD_CMD_WRITE:
+                flags |= nbd.NBD_CMD_FLAG_PAYLOAD_LEN
+            head = nbd.REQUEST_EXT.pack(nbd.NBD_EXTENDED_REQUEST_MAGIC, flags,
+                                        cmd, self.cookie, offset, length)
+        else:
+            head = nbd.REQUEST.pack(nbd.NBD_REQUEST_MAGIC, flags, cmd,
+                                    self.cookie, offset, length)
+        self.sent[self.cookie] = (cmd, offset, length)
+        self.s.sendall(head + payload)
         return self.cookie
 
-    def reply(self, cookie, data_len=0):
-        """Return (error, data) of the reply to COOKIE."""
-        head = self.recv(4)  # the magic says which reply it is
+    def chunk_header(self, head):
+        """(flags, type, cookie, length) of the chunk whose magic is HEAD."""
         magic = struct.unpack(">I", head)[0]
-        if magic == nbd.NBD_SIMPLE_REPLY_MAGIC:
+        if self.extended:
+            expect(magic == nbd.NBD_EXTENDED_REPLY_MAGIC,
+                   "extended headers, reply magic %#x" % magic)
+            _, flags, rtype, c, off, length = nbd.EXTENDED_REPLY.unpack(
+                head + self.recv(nbd.EXTENDED_REPLY.size - 4))
+            expect(c in self.sent and off == self.sent[c][1],
+                   "extended reply offset %d, request's %s" % (off, self.sent.get(c)))
+            return flags, rtype, c, length
+        expect(magic == nbd.NBD_STRUCTURED_REPLY_MAGIC, "bad reply magic %#x" % magic)
+        _, flags, rtype, c, length = nbd.STRUCTURED_REPLY.unpack(
+            head + self.recv(nbd.STRUCTURED_REPLY.size - 4))
+        return flags, rtype, c, length
+
+    def reply(self, cookie, data_len=0):
+        """(error, data) of the reply to COOKIE: a READ's chunks put
+        together (holes read as zeroes; the pieces seen go to
+        self.pieces), a block status's extents in self.extents."""
+        head = self.recv(4)  # the magic says which reply it is
+        if struct.unpack(">I", head)[0] == nbd.NBD_SIMPLE_REPLY_MAGIC:
+            expect(not self.extended, "simple reply with extended headers")
             _, err, c = nbd.SIMPLE_REPLY.unpack(
                 head + self.recv(nbd.SIMPLE_REPLY.size - len(head)))
             expect(c == cookie, "cookie %d, want %d" % (c, cookie))
             return err, self.recv(data_len) if err == 0 else b""
-        expect(magic == nbd.NBD_STRUCTURED_REPLY_MAGIC, "bad reply magic %#x" % magic)
-        _, flags, rtype, c, length = nbd.STRUCTURED_REPLY.unpack(
-            head + self.recv(nbd.STRUCTURED_REPLY.size - len(head)))
-        expect(c == cookie and flags & nbd.NBD_REPLY_FLAG_DONE,
-               "structured reply: cookie/DONE")
-        body = self.recv(length)
+        data, err = bytearray(data_len), 0
+        self.pieces, self.extents = [], []
+        while True:
+            flags, rtype, c, length = self.chunk_header(head)
+            expect(c == cookie, "cookie %d, want %d" % (c, cookie))
+            err = self.chunk_body(c, rtype, self.recv(length), data) or err
+            if flags & nbd.NBD_REPLY_FLAG_DONE:
+                return err, bytes(data)
+            head = self.recv(4)
+
+    def chunk_body(self, cookie, rtype, body, data):
+        """Apply one chunk of the reply to COOKIE; its error, or 0."""
+        base = self.sent[cookie][1]
         if rtype == nbd.NBD_REPLY_TYPE_OFFSET_DATA:
-            return 0, body[8:]  # after the u64 offset
-        expect(rtype == nbd.NBD_REPLY_TYPE_ERROR, "unexpected chunk type %d" % rtype)
-        return struct.unpack(">I", body[:4])[0], b""
+            off = struct.unpack(">Q", body[:8])[0] - base
+            expect(0 <= off and off + len(body) - 8 <= len(data), "data chunk outside")
+            data[off:off + len(body) - 8] = body[8:]
+            self.pieces.append(("data", off, len(body) - 8))
+        elif rtype == nbd.NBD_REPLY_TYPE_OFFSET_HOLE:
+            expect(len(body) == 12, "hole chunk of %d bytes" % len(body))
+            off, n = struct.unpack(">QI", body)
+            expect(0 <= off - base and off - base + n <= len(data), "hole outside")
+            self.pieces.append(("hole", off - base, n))
+        elif rtype == nbd.NBD_REPLY_TYPE_BLOCK_STATUS:
+            expect(not self.extended and (len(body) - 4) % 8 == 0 and len(body) > 4,
+                   "BLOCK_STATUS chunk of %d bytes" % len(body))
+            self.extents = [nbd.DESCRIPTOR_32.unpack_from(body, 4 + 8 * i)
+                            for i in range((len(body) - 4) // 8)]
+        elif rtype == nbd.NBD_REPLY_TYPE_BLOCK_STATUS_EXT:
+            count = struct.unpack(">I", body[4:8])[0]
+            expect(self.extended and len(body) == 8 + 16 * count and count > 0,
+                   "BLOCK_STATUS_EXT chunk of %d bytes, count %d" % (len(body), count))
+            self.extents = [nbd.DESCRIPTOR_EXT.unpack_from(body, 8 + 16 * i)
+                            for i in range(count)]
+        elif rtype == nbd.NBD_REPLY_TYPE_ERROR:
+            return struct.unpack(">I", body[:4])[0]
+        else:
+            expect(rtype == nbd.NBD_REPLY_TYPE_NONE and not body,
+                   "unexpected chunk type %d" % rtype)
+        return 0
 
     def expect_error(self, cookie, want, what):
         err, _ = self.reply(cookie)
@@ -158,8 +221,7 @@ def unsupported_options(path):
     c.greeting()
     # 4 is the withdrawn NBD_OPT_PEEK_EXPORT; 99 and 0xFFFFFFFF were never
     # defined.
-    for opt in (nbd.NBD_OPT_STARTTLS, nbd.NBD_OPT_EXTENDED_HEADERS,
-                nbd.NBD_OPT_SET_META_CONTEXT, 4, 99, 0xFFFFFFFF):
+    for opt in (nbd.NBD_OPT_STARTTLS, 4, 99, 0xFFFFFFFF):
         c.option(opt, b"xyz" if opt == 99 else b"")
         c.expect_reply(opt, nbd.NBD_REP_ERR_UNSUP)
     expect(c.go() > 0, "GO after unsupported options")

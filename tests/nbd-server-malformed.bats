@@ -25,7 +25,7 @@ scenario () {
 @test "garbage after the greeting: disconnected" { scenario garbage-after-greeting; }
 @test "unknown client flags: disconnected" { scenario unknown-client-flags; }
 @test "bad option magic: disconnected" { scenario bad-option-magic; }
-@test "STARTTLS, EXTENDED_HEADERS, unknown options: NBD_REP_ERR_UNSUP, haggling goes on" {
+@test "STARTTLS and unknown options: NBD_REP_ERR_UNSUP, haggling goes on" {
   scenario unsupported-options
 }
 @test "malformed INFO/GO/LIST/STRUCTURED_REPLY: NBD_REP_ERR_INVALID, unknown name: ERR_UNKNOWN" {

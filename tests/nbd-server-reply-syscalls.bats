@@ -40,3 +40,16 @@ trace_reads () {
   run grep -c 'MSG_MORE' "$log"
   assert_output 0
 }
+
+@test "a read across holes: hole, data and hole chunks in one sendmsg, data straight from the buffer" {
+  local disk=$BATS_TEST_TMPDIR/disk prefix=$BATS_TEST_TMPDIR/strace log
+  truncate -s 8M "$disk"
+  head -c 256K /dev/urandom | dd of="$disk" bs=256K seek=5 conv=notrunc status=none
+  strace -ff -qq -e trace=sendmsg,sendto,write,writev -e signal=none \
+    -o "$prefix" "$SBNBD_SERVER" -U - --run \
+    'qemu-io -f raw -c "readv -q 1M 1M" "$uri" >/dev/null' "$disk"
+  log=$(grep -l 'NBDMAGICIHAVEOPT' "$prefix".*)
+  # 20-byte chunk headers: hole (+12), data (+8) with 256 KiB, hole (+12).
+  run grep -cE 'msg_iov=\[\{iov_base=.*, iov_len=32\}, \{iov_base=.*, iov_len=28\}, \{iov_base=.*, iov_len=262144\}, \{iov_base=.*, iov_len=32\}\], msg_iovlen=4.* = 262236$' "$log"
+  assert_output 1
+}

@@ -113,8 +113,12 @@ GREETING = struct.Struct(">QQH")            # struct nbd_new_handshake
 OPTION = struct.Struct(">QII")              # struct nbd_option
 OPTION_REPLY = struct.Struct(">QIII")       # struct nbd_fixed_new_option_reply
 REQUEST = struct.Struct(">IHHQQI")          # struct nbd_request
+REQUEST_EXT = struct.Struct(">IHHQQQ")      # struct nbd_request_ext
 SIMPLE_REPLY = struct.Struct(">IIQ")        # struct nbd_simple_reply
 STRUCTURED_REPLY = struct.Struct(">IHHQI")  # struct nbd_structured_reply
+EXTENDED_REPLY = struct.Struct(">IHHQQQ")   # struct nbd_extended_reply
+DESCRIPTOR_32 = struct.Struct(">II")        # struct nbd_block_descriptor_32
+DESCRIPTOR_EXT = struct.Struct(">QQ")       # struct nbd_block_descriptor_ext
 
 
 def recv_exact(sock, n):

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
+#include "be-bytes.h"
 #include "client.h"
 #include "full-io.h"
 #include "nbd-protocol.h"
@@ -150,14 +151,6 @@ negotiate_structured (int fd, struct export_info *info)
   return 0;
 }
 
-static uint32_t
-get32 (const uint8_t *p)
-{
-  uint32_t v;
-  memcpy (&v, p, sizeof v);
-  return be32toh (v);
-}
-
 static int
 check_block_sizes (const struct export_info *info)
 {
@@ -196,9 +189,9 @@ handle_info (const struct opt_reply *r, struct export_info *info,
   case NBD_INFO_BLOCK_SIZE:
     if (r->len != sizeof bs)
       goto bad;
-    info->min_block = get32 (r->data + 2);
-    info->pref_block = get32 (r->data + 6);
-    info->max_block = get32 (r->data + 10);
+    info->min_block = sb_get_be32 (r->data + 2);
+    info->pref_block = sb_get_be32 (r->data + 6);
+    info->max_block = sb_get_be32 (r->data + 10);
     info->have_block_size = true;
     return check_block_sizes (info);
   default:

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "full-io.h"
+#include "nbd-protocol.h"
 #include "server.h"
 
 /* Zeroes written when the filesystem cannot zero a range by itself. */
@@ -68,10 +69,10 @@ unsupported (int err)
 }
 
 static int
-punch (struct backend *be, uint64_t off, uint32_t len)
+punch (struct backend *be, uint64_t off, uint64_t len)
 {
   int r = fallocate (be->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-                     (off_t) off, len);
+                     (off_t) off, (off_t) len);
   return r == -1 ? errno : 0;
 }
 
@@ -79,7 +80,7 @@ punch (struct backend *be, uint64_t off, uint32_t len)
  * the data.
  */
 static int
-file_trim (struct backend *be, uint64_t off, uint32_t len, bool fua)
+file_trim (struct backend *be, uint64_t off, uint64_t len, bool fua)
 {
   int err = punch (be, off, len);
 
@@ -89,10 +90,10 @@ file_trim (struct backend *be, uint64_t off, uint32_t len, bool fua)
 }
 
 static int
-write_zeroes (struct backend *be, uint64_t off, uint32_t len)
+write_zeroes (struct backend *be, uint64_t off, uint64_t len)
 {
   while (len > 0) {
-    uint32_t n = len < ZERO_CHUNK ? len : ZERO_CHUNK;
+    uint32_t n = len < ZERO_CHUNK ? (uint32_t) len : ZERO_CHUNK;
     int err = pwrite_full (be->fd, zero_chunk, off, n);
     if (err != 0)
       return err;
@@ -107,7 +108,7 @@ write_zeroes (struct backend *be, uint64_t off, uint32_t len)
  * metadata.  Writing zeroes is slow, so FAST refuses it with ENOTSUP.
  */
 static int
-zero_range (struct backend *be, uint64_t off, uint32_t len, bool may_trim,
+zero_range (struct backend *be, uint64_t off, uint64_t len, bool may_trim,
             bool fast)
 {
   int err = ENOTSUP;
@@ -116,7 +117,7 @@ zero_range (struct backend *be, uint64_t off, uint32_t len, bool may_trim,
     err = punch (be, off, len);
   if (err != 0 && !is_block_device) {
     err = fallocate (be->fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
-                     (off_t) off, len) == -1 ? errno : 0;
+                     (off_t) off, (off_t) len) == -1 ? errno : 0;
   }
   if (err == 0 || !unsupported (err))
     return err;
@@ -124,7 +125,7 @@ zero_range (struct backend *be, uint64_t off, uint32_t len, bool may_trim,
 }
 
 static int
-file_zero (struct backend *be, uint64_t off, uint32_t len, bool may_trim,
+file_zero (struct backend *be, uint64_t off, uint64_t len, bool may_trim,
            bool fast, bool fua)
 {
   int err = zero_range (be, off, len, may_trim, fast);
@@ -134,9 +135,67 @@ file_zero (struct backend *be, uint64_t off, uint32_t len, bool may_trim,
   return err;
 }
 
+/* Where the next data (HOLE false) or hole at or after OFF starts, by
+ * lseek; END when there is none before it.  -1 with errno set on error.
+ */
+static int64_t
+seek_next (int fd, uint64_t off, uint64_t end, bool hole)
+{
+  off_t r = lseek (fd, (off_t) off, hole ? SEEK_HOLE : SEEK_DATA);
+
+  if (r == -1 && errno == ENXIO)
+    return (int64_t) end;       /* no data from OFF on: the file shrank */
+  if (r == -1)
+    return -1;
+  return (uint64_t) r < end ? r : (int64_t) end;
+}
+
+/* lseek failed with errno at OFF: an error, or no way to find holes. */
+static int
+rest_is_data (struct extent_list *out, uint64_t off, uint64_t end)
+{
+  if (!unsupported (errno))
+    return errno;
+  extent_add (out, end - off, 0);
+  return 0;
+}
+
+/* SEEK_DATA and SEEK_HOLE find the holes (lseek's file position is
+ * moved, which no one uses: all I/O is pread and pwrite).  Where they do
+ * not work (a block device, an old filesystem) everything is data.
+ */
+static int
+file_extents (struct backend *be, uint64_t off, uint64_t len,
+              struct extent_list *out)
+{
+  uint64_t end = off + len;
+
+  while (off < end && !extent_list_full (out)) {
+    int64_t data = seek_next (be->fd, off, end, false), hole;
+
+    if (data == -1)
+      return rest_is_data (out, off, end);
+    if ((uint64_t) data > off) {
+      extent_add (out, (uint64_t) data - off, NBD_STATE_HOLE | NBD_STATE_ZERO);
+      off = (uint64_t) data;
+      continue;
+    }
+    hole = seek_next (be->fd, off, end, true);
+    if (hole == -1)
+      return rest_is_data (out, off, end);
+    /* A hole at OFF itself means the file changed under us: data. */
+    if ((uint64_t) hole <= off)
+      hole = (int64_t) end;
+    extent_add (out, (uint64_t) hole - off, 0);
+    off = (uint64_t) hole;
+  }
+  return 0;
+}
+
 static const struct backend_ops file_ops = {
   .read = file_read, .write_dest = file_write_dest, .write = file_write,
   .flush = file_flush, .trim = file_trim, .zero = file_zero,
+  .extents = file_extents,
 };
 
 static int

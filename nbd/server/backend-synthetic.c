@@ -60,7 +60,7 @@ discard_flush (struct backend *be)
 }
 
 static int
-discard_trim (struct backend *be, uint64_t off, uint32_t len, bool fua)
+discard_trim (struct backend *be, uint64_t off, uint64_t len, bool fua)
 {
   (void) be; (void) off; (void) len; (void) fua;
   return 0;
@@ -68,21 +68,42 @@ discard_trim (struct backend *be, uint64_t off, uint32_t len, bool fua)
 
 /* Instant, so FAST_ZERO is honestly satisfied. */
 static int
-discard_zero (struct backend *be, uint64_t off, uint32_t len, bool may_trim,
+discard_zero (struct backend *be, uint64_t off, uint64_t len, bool may_trim,
               bool fast, bool fua)
 {
   (void) be; (void) off; (void) len; (void) may_trim; (void) fast; (void) fua;
   return 0;
 }
 
+/* null: is one hole that reads as zeroes, pattern: all data. */
+static int
+null_extents (struct backend *be, uint64_t off, uint64_t len,
+              struct extent_list *out)
+{
+  (void) be; (void) off;
+  extent_add (out, len, NBD_STATE_HOLE | NBD_STATE_ZERO);
+  return 0;
+}
+
+static int
+pattern_extents (struct backend *be, uint64_t off, uint64_t len,
+                 struct extent_list *out)
+{
+  (void) be; (void) off;
+  extent_add (out, len, 0);
+  return 0;
+}
+
 static const struct backend_ops null_ops = {
   .read = null_read, .write_dest = discard_dest, .write = discard_write,
   .flush = discard_flush, .trim = discard_trim, .zero = discard_zero,
+  .extents = null_extents,
 };
 
 static const struct backend_ops pattern_ops = {
   .read = pattern_read, .write_dest = discard_dest, .write = discard_write,
   .flush = discard_flush, .trim = discard_trim, .zero = discard_zero,
+  .extents = pattern_extents,
 };
 
 int

@@ -32,6 +32,19 @@ looks_like_backend (const char *text)
   return n > 0 && text[n] == ':' && access (text, F_OK) == -1;
 }
 
+bool
+extent_add (struct extent_list *l, uint64_t length, uint32_t flags)
+{
+  if (l->n > 0 && l->e[l->n - 1].flags == flags)
+    l->e[l->n - 1].length += length;
+  else if (l->n == l->max)
+    return false;
+  else
+    l->e[l->n++] = (struct extent) { .length = length, .flags = flags };
+  l->covered += length;
+  return true;
+}
+
 int
 backend_spec_parse (const char *text, struct backend_spec *spec, char *why,
                     size_t why_len)

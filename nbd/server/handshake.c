@@ -9,11 +9,15 @@
 #include "nbd-protocol.h"
 #include "server.h"
 
-/* Handler results: go on haggling, enter transmission, or drop. */
-enum { OPT_CONTINUE = 0, OPT_TRANSMIT = 1, OPT_DROP = -1 };
-
 #define BLOCK_MIN 1
 #define BLOCK_PREFERRED 4096
+
+/* DF (one data chunk) means something only with reply chunks. */
+uint16_t
+conn_eflags (const struct conn *c)
+{
+  return c->ex->eflags | (c->structured ? NBD_FLAG_SEND_DF : 0);
+}
 
 static int
 send_greeting (struct conn *c)
@@ -45,7 +49,7 @@ read_client_flags (struct conn *c)
   return 0;
 }
 
-static int
+int
 opt_reply (struct conn *c, uint32_t opt, uint32_t type, const void *data,
            uint32_t len)
 {
@@ -61,8 +65,8 @@ opt_reply (struct conn *c, uint32_t opt, uint32_t type, const void *data,
     ? OPT_DROP : OPT_CONTINUE;
 }
 
-static bool
-name_matches (const struct conn *c, const uint8_t *name, uint32_t len)
+bool
+export_name_matches (const struct conn *c, const uint8_t *name, uint32_t len)
 {
   /* An empty name asks for the default export, which is ours. */
   return len == 0 || (len == strlen (c->ex->name)
@@ -75,7 +79,7 @@ reply_info_export (struct conn *c, uint32_t opt)
   struct nbd_fixed_new_option_reply_info_export info = {
     .info = htobe16 (NBD_INFO_EXPORT),
     .exportsize = htobe64 (c->ex->be.size),
-    .eflags = htobe16 (c->ex->eflags),
+    .eflags = htobe16 (conn_eflags (c)),
   };
   return opt_reply (c, opt, NBD_REP_INFO, &info, sizeof info);
 }
@@ -138,7 +142,7 @@ opt_info_go (struct conn *c, uint32_t opt, const uint8_t *data, uint32_t len)
   count = be16toh (count);
   if ((uint64_t) 6 + namelen + 2 * (uint64_t) count != len)
     return opt_reply (c, opt, NBD_REP_ERR_INVALID, NULL, 0);
-  if (!name_matches (c, data + 4, namelen)) {
+  if (!export_name_matches (c, data + 4, namelen)) {
     conn_log (c, "unknown export '%.*s'", (int) namelen, data + 4);
     return opt_reply (c, opt, NBD_REP_ERR_UNKNOWN, NULL, 0);
   }
@@ -158,7 +162,7 @@ opt_export_name (struct conn *c, const uint8_t *data, uint32_t len)
 {
   struct nbd_new_handshake_finish fin = {
     .exportsize = htobe64 (c->ex->be.size),
-    .eflags = htobe16 (c->ex->eflags),
+    .eflags = htobe16 (conn_eflags (c)),
   };
   static const uint8_t zeroes[NBD_EXPORT_NAME_ZEROES];
   struct iovec iov[2] = {
@@ -166,8 +170,12 @@ opt_export_name (struct conn *c, const uint8_t *data, uint32_t len)
     { .iov_base = (void *) (uintptr_t) zeroes, .iov_len = sizeof zeroes },
   };
 
-  if (!name_matches (c, data, len)) {
+  if (!export_name_matches (c, data, len)) {
     conn_log (c, "unknown export '%.*s'", (int) len, data);
+    return OPT_DROP;
+  }
+  if (c->extended) {
+    conn_log (c, "NBD_OPT_EXPORT_NAME after extended headers");
     return OPT_DROP;
   }
   if (sb_writev_full (c->fd, iov, c->no_zeroes ? 1 : 2, 0) == -1)
@@ -191,14 +199,33 @@ opt_list (struct conn *c, uint32_t len)
   return opt_reply (c, NBD_OPT_LIST, NBD_REP_ACK, NULL, 0);
 }
 
+/* Extended headers take precedence: there is no going back from them. */
 static int
 opt_structured_reply (struct conn *c, uint32_t len)
 {
+  uint32_t opt = NBD_OPT_STRUCTURED_REPLY;
+
   if (len != 0)
-    return opt_reply (c, NBD_OPT_STRUCTURED_REPLY, NBD_REP_ERR_INVALID,
-                      NULL, 0);
+    return opt_reply (c, opt, NBD_REP_ERR_INVALID, NULL, 0);
+  if (c->extended)
+    return opt_reply (c, opt, NBD_REP_ERR_EXT_HEADER_REQD, NULL, 0);
   c->structured = true;
-  return opt_reply (c, NBD_OPT_STRUCTURED_REPLY, NBD_REP_ACK, NULL, 0);
+  return opt_reply (c, opt, NBD_REP_ACK, NULL, 0);
+}
+
+/* Extended headers imply reply chunks; contexts already set stay set
+ * (base:allocation needs no more than 32 bits of status).
+ */
+static int
+opt_extended_headers (struct conn *c, uint32_t len)
+{
+  uint32_t opt = NBD_OPT_EXTENDED_HEADERS;
+
+  if (len != 0)
+    return opt_reply (c, opt, NBD_REP_ERR_INVALID, NULL, 0);
+  c->extended = true;
+  c->structured = true;
+  return opt_reply (c, opt, NBD_REP_ACK, NULL, 0);
 }
 
 static int
@@ -219,8 +246,13 @@ handle_option (struct conn *c, uint32_t opt, const uint8_t *data,
     return opt_info_go (c, opt, data, len);
   case NBD_OPT_STRUCTURED_REPLY:
     return opt_structured_reply (c, len);
+  case NBD_OPT_EXTENDED_HEADERS:
+    return opt_extended_headers (c, len);
+  case NBD_OPT_LIST_META_CONTEXT:
+  case NBD_OPT_SET_META_CONTEXT:
+    return opt_meta_context (c, opt, data, len);
   default:
-    /* STARTTLS, meta contexts, extended headers and anything newer. */
+    /* STARTTLS and anything newer. */
     return opt_reply (c, opt, NBD_REP_ERR_UNSUP, NULL, 0);
   }
 }
@@ -269,7 +301,9 @@ handshake (struct conn *c)
   while ((r = next_option (c)) == OPT_CONTINUE)
     ;
   if (r == OPT_TRANSMIT)
-    conn_log (c, "transmission (%s replies)",
-              c->structured ? "structured" : "simple");
+    conn_log (c, "transmission (%s, base:allocation %s)",
+              c->extended ? "extended headers"
+              : c->structured ? "structured replies" : "simple replies",
+              c->meta_allocation ? "selected" : "not selected");
   return r == OPT_TRANSMIT ? 1 : -1;
 }

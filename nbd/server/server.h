@@ -9,7 +9,33 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "page-map.h"
+
 #define PROGRAM "sbnbd-server"
+
+/* ---- extents: what block status and sparse reads are built from ---- */
+
+struct extent {
+  uint64_t length;
+  uint32_t flags;               /* NBD_STATE_* of base:allocation */
+};
+
+struct extent_list {
+  struct extent *e;
+  unsigned n, max;
+  uint64_t covered;             /* sum of the lengths */
+};
+
+/* Append LENGTH bytes with FLAGS, merged into the last extent when the
+ * flags agree.  False (nothing added) when the list is full.
+ */
+extern bool extent_add (struct extent_list *l, uint64_t length,
+                        uint32_t flags);
+static inline bool
+extent_list_full (const struct extent_list *l)
+{
+  return l->n == l->max;
+}
 
 /* ---- backends (backend.c, backend-*.c) ---- */
 
@@ -32,10 +58,16 @@ struct backend_ops {
   int (*write) (struct backend *be, const void *src, uint64_t off,
                 uint32_t len, bool fua);
   int (*flush) (struct backend *be);
-  int (*trim) (struct backend *be, uint64_t off, uint32_t len, bool fua);
+  int (*trim) (struct backend *be, uint64_t off, uint64_t len, bool fua);
   /* FAST says the client wants ENOTSUP rather than a slow zeroing. */
-  int (*zero) (struct backend *be, uint64_t off, uint32_t len, bool may_trim,
+  int (*zero) (struct backend *be, uint64_t off, uint64_t len, bool may_trim,
                bool fast, bool fua);
+  /* Describe [OFF, OFF + LEN) from OFF on, in order, into OUT (which
+   * starts empty) until it is covered or OUT is full; never past LEN.
+   * Returns 0 or an errno value.
+   */
+  int (*extents) (struct backend *be, uint64_t off, uint64_t len,
+                  struct extent_list *out);
 };
 
 struct backend {
@@ -43,6 +75,7 @@ struct backend {
   uint64_t size;
   int fd;                       /* file backend, else -1 */
   uint8_t *mem;                 /* memory backend: the whole export */
+  struct sb_page_map written;   /* memory backend: pages holding data */
   bool reads_into_buffer;       /* read needs a buffer to fill */
 };
 
@@ -131,7 +164,9 @@ struct conn {
   int fd;
   struct export *ex;            /* shared by all connections */
   unsigned id;
-  bool structured;              /* NBD_OPT_STRUCTURED_REPLY agreed */
+  bool structured;              /* reply chunks: structured or extended */
+  bool extended;                /* NBD_OPT_EXTENDED_HEADERS agreed */
+  bool meta_allocation;         /* base:allocation selected */
   bool no_zeroes;               /* client set NBD_FLAG_C_NO_ZEROES */
   uint8_t *buf;                 /* NBD_MAX_PAYLOAD bytes, allocated lazily */
   /* Bytes received ahead of need: pipelined request headers. */
@@ -155,14 +190,64 @@ extern void conn_serve (struct conn *c);
  */
 extern int handshake (struct conn *c);
 
+/* Option handler results: go on haggling, enter transmission, or drop. */
+enum { OPT_CONTINUE = 0, OPT_TRANSMIT = 1, OPT_DROP = -1 };
+
+/* Send an option reply of TYPE with LEN bytes of DATA. */
+extern int opt_reply (struct conn *c, uint32_t opt, uint32_t type,
+                      const void *data, uint32_t len);
+/* Does NAME (LEN bytes) name our export?  The empty name does. */
+extern bool export_name_matches (const struct conn *c, const uint8_t *name,
+                                 uint32_t len);
+/* NBD_OPT_LIST_META_CONTEXT and NBD_OPT_SET_META_CONTEXT (meta.c). */
+extern int opt_meta_context (struct conn *c, uint32_t opt,
+                             const uint8_t *data, uint32_t len);
+
+/* The transmission flags this connection sees. */
+extern uint16_t conn_eflags (const struct conn *c);
+
 /* The transmission phase until DISC or disconnect. */
 extern void transmit (struct conn *c);
 
-/* Replies.  All return 0 or -1 with errno set. */
-extern int reply_simple (struct conn *c, uint64_t cookie, uint32_t error);
-extern int reply_error (struct conn *c, uint64_t cookie, uint32_t error);
-extern int reply_read (struct conn *c, uint64_t cookie, uint64_t off,
-                       const void *data, uint32_t len);
+/* One request as decoded, whatever header style carried it. */
+struct request {
+  uint16_t flags;               /* NBD_CMD_FLAG_* */
+  uint16_t type;                /* NBD_CMD_* */
+  uint64_t cookie;              /* wire order, echoed untouched */
+  uint64_t off;
+  uint64_t len;                 /* effect length (or the WRITE payload) */
+  uint64_t payload;             /* bytes following the header */
+};
+
+/* Most chunks in one READ reply: a read with more extents than this
+ * sends the rest as data.  Most extents in one block status reply.
+ */
+#define READ_CHUNKS_MAX 128
+#define BLOCK_STATUS_MAX_EXTENTS 1024
+/* The id our one metadata context, base:allocation, gets from SET. */
+#define META_ID_BASE_ALLOCATION 1
+
+/* A piece of a READ reply: LEN bytes at OFF, from DATA, or zeroes (a
+ * hole) when DATA is NULL.
+ */
+struct read_chunk {
+  uint64_t off;
+  uint64_t len;
+  const void *data;
+};
+
+/* Replies.  All return 0 or -1 with errno set.  Success of a request
+ * without data; an error; the N chunks of a READ, in order (one with
+ * data when simple replies are in use); the block status of
+ * base:allocation.
+ */
+extern int reply_ok (struct conn *c, const struct request *r);
+extern int reply_error (struct conn *c, const struct request *r,
+                        uint32_t error);
+extern int reply_read (struct conn *c, const struct request *r,
+                       const struct read_chunk *chunks, unsigned n);
+extern int reply_block_status (struct conn *c, const struct request *r,
+                               const struct extent_list *l);
 
 /* Log a printf-style line to stderr when -v was given. */
 extern void conn_log (const struct conn *c, const char *fmt, ...)

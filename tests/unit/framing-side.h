@@ -120,6 +120,21 @@ finish_go (struct side *s)
   s2c (s, &b);
 }
 
+/* LIST or SET base:allocation, answered with the context and ACK. */
+static inline void
+haggle_meta (struct side *s, uint32_t option)
+{
+  static struct bytes b;
+
+  b.n = 0;
+  put_meta_option (&b, option);
+  c2s (s, &b);
+  b.n = 0;
+  put_meta_reply (&b, option, option == NBD_OPT_SET_META_CONTEXT);
+  put_opt_reply (&b, option, NBD_REP_ACK, 0);
+  s2c (s, &b);
+}
+
 static inline void
 handshake_go (struct side *s, bool structured, bool extended)
 {
@@ -129,6 +144,10 @@ handshake_go (struct side *s, bool structured, bool extended)
     haggle (s, NBD_OPT_EXTENDED_HEADERS, NBD_REP_ACK);
   if (structured)
     haggle (s, NBD_OPT_STRUCTURED_REPLY, NBD_REP_ACK);
+  if (structured || extended) {
+    haggle_meta (s, NBD_OPT_LIST_META_CONTEXT);
+    haggle_meta (s, NBD_OPT_SET_META_CONTEXT);
+  }
   finish_go (s);
 }
 

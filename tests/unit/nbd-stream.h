@@ -113,4 +113,72 @@ put_ext_reply (struct bytes *s, uint16_t flags, uint16_t type,
   put (s, &r, sizeof r);
 }
 
+/* SET_META_CONTEXT (or LIST) of base:allocation for the default export. */
+static inline void
+put_meta_option (struct bytes *s, uint32_t option)
+{
+  uint32_t n = (uint32_t) strlen (NBD_CONTEXT_BASE_ALLOCATION);
+
+  put_option (s, option, 4 + 4 + 4 + n);
+  put_u32 (s, 0);
+  put_u32 (s, 1);
+  put_u32 (s, n);
+  put (s, NBD_CONTEXT_BASE_ALLOCATION, n);
+}
+
+/* The server's NBD_REP_META_CONTEXT for base:allocation with ID. */
+static inline void
+put_meta_reply (struct bytes *s, uint32_t option, uint32_t id)
+{
+  uint32_t n = (uint32_t) strlen (NBD_CONTEXT_BASE_ALLOCATION);
+
+  put_opt_reply (s, option, NBD_REP_META_CONTEXT, 4 + n);
+  put_u32 (s, id);
+  put (s, NBD_CONTEXT_BASE_ALLOCATION, n);
+}
+
+/* A BLOCK_STATUS chunk (compact or extended) with N descriptors of
+ * 4 KiB alternating data and hole.
+ */
+static inline void
+put_block_status (struct bytes *s, bool ext, uint64_t cookie, uint32_t n)
+{
+  uint32_t i;
+
+  if (ext) {
+    put_ext_reply (s, NBD_REPLY_FLAG_DONE, NBD_REPLY_TYPE_BLOCK_STATUS_EXT,
+                   cookie, 8 + 16 * (uint64_t) n);
+    put_u32 (s, 1);
+    put_u32 (s, n);
+  }
+  else {
+    put_chunk (s, NBD_REPLY_FLAG_DONE, NBD_REPLY_TYPE_BLOCK_STATUS, cookie,
+               4 + 8 * n);
+    put_u32 (s, 1);
+  }
+  for (i = 0; i < n; i++) {
+    if (ext)
+      put_u32 (s, 0);
+    put_u32 (s, 4096);
+    if (ext)
+      put_u32 (s, 0);
+    put_u32 (s, i % 2 ? NBD_STATE_HOLE | NBD_STATE_ZERO : 0);
+  }
+}
+
+/* An OFFSET_HOLE chunk of LEN bytes at OFF. */
+static inline void
+put_hole (struct bytes *s, bool ext, uint16_t flags, uint64_t cookie,
+          uint64_t off, uint32_t len)
+{
+  uint64_t o = htobe64 (off);
+
+  if (ext)
+    put_ext_reply (s, flags, NBD_REPLY_TYPE_OFFSET_HOLE, cookie, 12);
+  else
+    put_chunk (s, flags, NBD_REPLY_TYPE_OFFSET_HOLE, cookie, 12);
+  put (s, &o, sizeof o);
+  put_u32 (s, len);
+}
+
 #endif /* SOCKBOOST_TEST_NBD_STREAM_H */

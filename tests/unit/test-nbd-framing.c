@@ -266,7 +266,7 @@ test_extended (void)
     fresh (&s, server);
     handshake_go (&s, false, true);
     b.n = 0;
-    put_request_ext (&b, 0, NBD_CMD_WRITE, 1, 2000);
+    put_request_ext (&b, NBD_CMD_FLAG_PAYLOAD_LEN, NBD_CMD_WRITE, 1, 2000);
     TAP_OK (server || wants (&s, b.b, b.n),
             "%s: extended WRITE header alone wants more", who (&s));
     put_fill (&b, 2000, 0x21);
@@ -295,6 +295,67 @@ test_extended (void)
     TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_BAD_MAGIC,
             "%s: a compact request after extended headers: off", who (&s));
   }
+}
+
+/* Block status and sparse reads: status chunks, hole chunks, data
+ * chunks, in both header styles, stay in step and end at boundaries.
+ */
+static void
+test_block_status (void)
+{
+  static struct bytes b;
+  struct side s;
+  int server, ext;
+
+  for (ext = 0; ext <= 1; ext++)
+    for (server = 0; server <= 1; server++) {
+      const char *style = ext ? "extended" : "structured";
+      uint64_t off = htobe64 (8192);
+
+      fresh (&s, server);
+      handshake_go (&s, !ext, ext);
+      b.n = 0;
+      if (ext) {
+        put_request_ext (&b, NBD_CMD_FLAG_REQ_ONE, NBD_CMD_BLOCK_STATUS, 1,
+                         UINT64_C(1) << 40);
+        put_request_ext (&b, 0, NBD_CMD_READ, 2, 12288);
+        put_request_ext (&b, 0, NBD_CMD_WRITE, 3, 4096);
+      }
+      else {
+        put_request (&b, NBD_CMD_BLOCK_STATUS, 1, 1 << 30);
+        put_request (&b, NBD_CMD_READ, 2, 12288);
+      }
+      TAP_OK (server || !wants (&s, b.b, b.n),
+              "%s %s: block status, read (and an extended WRITE without "
+              "PAYLOAD_LEN, refused) carry no payload", style, who (&s));
+      c2s (&s, &b);
+      b.n = 0;
+      put_block_status (&b, ext, 1, 1000);
+      TAP_OK (!server || wants (&s, b.b, b.n - 1),
+              "%s %s: a status chunk but its last byte wants more", style,
+              who (&s));
+      TAP_OK (!server || !wants (&s, b.b, b.n),
+              "%s %s: a whole status chunk: boundary", style, who (&s));
+      put_hole (&b, ext, 0, 2, 0, 4096);
+      if (ext)
+        put_ext_reply (&b, 0, NBD_REPLY_TYPE_OFFSET_DATA, 2, 8 + 4096);
+      else
+        put_chunk (&b, 0, NBD_REPLY_TYPE_OFFSET_DATA, 2, 8 + 4096);
+      put (&b, &off, sizeof off);
+      put_fill (&b, 4096, 0x77);
+      put_hole (&b, ext, NBD_REPLY_FLAG_DONE, 2, 8192, 4096);
+      if (ext) {
+        put_ext_reply (&b, NBD_REPLY_FLAG_DONE, NBD_REPLY_TYPE_ERROR, 3, 6);
+        put_u32 (&b, NBD_EINVAL);
+        put_fill (&b, 2, 0);
+      }
+      TAP_OK (!server || !wants (&s, b.b, b.n),
+              "%s %s: hole, data and hole chunks end at a boundary", style,
+              who (&s));
+      s2c (&s, &b);
+      TAP_OK (ON (&s) && s.f.ncookies == 0, "%s %s: in step after a sparse"
+              " read and block status", style, who (&s));
+    }
 }
 
 /* ---- Surprises in transmission ---- */
@@ -440,6 +501,7 @@ main (void)
   test_client_receives_read ();
   test_structured ();
   test_extended ();
+  test_block_status ();
   test_cookie_table ();
   test_transmission_surprises ();
   test_wants_more_is_pure ();
