@@ -18,20 +18,6 @@
 static const char *const side_names[] = { "new", "connect", "accept",
                                           "socketpair" };
 
-uint32_t
-sb_tune_kind (int domain, int type, int protocol)
-{
-  type &= ~(SOCK_NONBLOCK | SOCK_CLOEXEC);
-  if (type != SOCK_STREAM)
-    return 0;
-  if (domain == AF_UNIX)
-    return SB_FD_UNIX;
-  if ((domain == AF_INET || domain == AF_INET6)
-      && (protocol == 0 || protocol == IPPROTO_TCP))
-    return SB_FD_TCP;
-  return 0;
-}
-
 static int
 get_int (int fd, int level, int name, int *value)
 {
@@ -82,21 +68,12 @@ warn_clipped_once (long wmem_max, uint64_t want)
 static int
 set_sndbuf (int fd, int before, const struct sb_config *c)
 {
-  int want = (int) c->sndbuf;
-  int clipped = c->wmem_max >= 0 && (long) c->sndbuf > c->wmem_max;
+  bool clipped;
+  int set = sb_sndbuf_raise (fd, before, c, set_int, &clipped);
 
-  if (before >= 2 * want)
-    return -1;
-  if (c->force == SB_FORCE_ON || (c->force == SB_FORCE_AUTO && clipped)) {
-    if (set_int (fd, SOL_SOCKET, SO_SNDBUFFORCE, want) == 0)
-      return 0;
-  }
-  if (clipped) {
+  if (clipped)
     warn_clipped_once (c->wmem_max, c->sndbuf);
-    if (before >= 2 * c->wmem_max)
-      return -1;
-  }
-  return set_int (fd, SOL_SOCKET, SO_SNDBUF, want);
+  return set == -1 ? -1 : 0;
 }
 
 static void

@@ -8,11 +8,7 @@
 #include <stdint.h>
 
 #include "fdtable.h"
-
-/* SB_FD_UNIX, SB_FD_TCP or 0 for a socket of DOMAIN, TYPE, PROTOCOL
- * (SOCK_NONBLOCK and SOCK_CLOEXEC in TYPE are ignored).
- */
-extern uint32_t sb_tune_kind (int domain, int type, int protocol);
+#include "tune-rules.h"
 
 /* The table entry describing what FD is, asking the kernel only when the
  * table does not know yet.  Records the answer.

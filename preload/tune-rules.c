@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* The tuning rules: pure apart from the setter the caller passes. */
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "fdtable.h"
+#include "tune-rules.h"
+
+uint32_t
+sb_tune_kind (int domain, int type, int protocol)
+{
+  type &= ~(SOCK_NONBLOCK | SOCK_CLOEXEC);
+  if (type != SOCK_STREAM)
+    return 0;
+  if (domain == AF_UNIX)
+    return SB_FD_UNIX;
+  if ((domain == AF_INET || domain == AF_INET6)
+      && (protocol == 0 || protocol == IPPROTO_TCP))
+    return SB_FD_TCP;
+  return 0;
+}
+
+int
+sb_sndbuf_raise (int fd, int before, const struct sb_config *c,
+                 sb_set_int_fn *set, bool *clipped)
+{
+  int want = (int) c->sndbuf;
+  bool over_max = c->wmem_max >= 0 && (long) c->sndbuf > c->wmem_max;
+
+  *clipped = false;
+  if (before >= 2 * want)
+    return -1;
+  if (c->force == SB_FORCE_ON || (c->force == SB_FORCE_AUTO && over_max)) {
+    if (set (fd, SOL_SOCKET, SO_SNDBUFFORCE, want) == 0)
+      return SO_SNDBUFFORCE;
+  }
+  if (over_max) {
+    *clipped = true;
+    if (before >= 2 * c->wmem_max)
+      return -1;
+  }
+  return set (fd, SOL_SOCKET, SO_SNDBUF, want) == 0 ? SO_SNDBUF : -1;
+}

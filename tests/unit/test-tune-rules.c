@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the tuning rules shared by the library and sockboost
+ * attach: which sockets are tuned, and which options raise a send buffer.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "tap.h"
+#include "fdtable.h"
+#include "tune-rules.h"
+
+/* A recording setter: the options asked for, and how SO_SNDBUFFORCE fares. */
+static int calls[4];
+static int ncalls;
+static int force_errno;
+
+static int
+record_set (int fd, int level, int name, int value)
+{
+  (void) fd;
+  (void) value;
+  if (level != SOL_SOCKET || ncalls == 4)
+    return -1;
+  calls[ncalls++] = name;
+  if (name == SO_SNDBUFFORCE && force_errno) {
+    errno = force_errno;
+    return -1;
+  }
+  return 0;
+}
+
+/* Raise from BEFORE with C; check the options tried, the result and the
+ * clip flag.
+ */
+static void
+check (const char *what, const struct sb_config *c, int before,
+       int first, int second, int result, bool clipped)
+{
+  bool got_clipped = !clipped;
+  int got;
+
+  ncalls = 0;
+  calls[0] = calls[1] = -1;
+  got = sb_sndbuf_raise (3, before, c, record_set, &got_clipped);
+  TAP_OK (got == result && got_clipped == clipped && calls[0] == first
+          && calls[1] == second && ncalls == (first != -1) + (second != -1),
+          "%s (got %d, clipped %d, calls %d: %d %d)", what, got,
+          got_clipped, ncalls, calls[0], calls[1]);
+}
+
+static void
+test_kinds (void)
+{
+  TAP_OK (sb_tune_kind (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0) == SB_FD_UNIX,
+          "unix stream is tuned");
+  TAP_OK (sb_tune_kind (AF_INET6, SOCK_STREAM | SOCK_NONBLOCK, IPPROTO_TCP)
+          == SB_FD_TCP, "TCP over IPv6 is tuned");
+  TAP_OK (sb_tune_kind (AF_UNIX, SOCK_SEQPACKET, 0) == 0,
+          "unix seqpacket is left alone");
+  TAP_OK (sb_tune_kind (AF_INET, SOCK_DGRAM, 0) == 0, "UDP is left alone");
+  TAP_OK (sb_tune_kind (AF_INET, SOCK_STREAM, IPPROTO_SCTP) == 0,
+          "SCTP stream is left alone");
+}
+
+int
+main (void)
+{
+  struct sb_config c = { .sndbuf = 2 << 20, .force = SB_FORCE_AUTO,
+                         .wmem_max = 4 << 20 };
+  const int F = SO_SNDBUFFORCE, S = SO_SNDBUF;
+
+  test_kinds ();
+  check ("within wmem_max: plain SO_SNDBUF", &c, 212992, S, -1, S, false);
+  check ("already as large: left alone", &c, 4 << 20, -1, -1, -1, false);
+  check ("larger already: never lowered", &c, 8 << 20, -1, -1, -1, false);
+  c.wmem_max = -1;
+  check ("wmem_max unknown: plain SO_SNDBUF", &c, 212992, S, -1, S, false);
+  c.wmem_max = 212992;
+  check ("clipped, may force: forced", &c, 212992, F, -1, F, false);
+  force_errno = EPERM;
+  check ("clipped, force refused: clipped SO_SNDBUF", &c, 4608, F, S, S, true);
+  check ("clipped, force refused, at wmem_max: left alone", &c, 2 * 212992,
+         F, -1, -1, true);
+  c.force = SB_FORCE_OFF;
+  check ("force off: clipped SO_SNDBUF", &c, 4608, S, -1, S, true);
+  c.force = SB_FORCE_ON;
+  c.wmem_max = 4 << 20;
+  check ("force on, refused, within wmem_max: SO_SNDBUF", &c, 212992, F, S,
+         S, false);
+  force_errno = 0;
+  check ("force on: forced even within wmem_max", &c, 212992, F, -1, F, false);
+  return tap_done ();
+}
