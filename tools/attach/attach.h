@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/* sockboost attach: what its parts share.  A target is one process being
+ * tuned from outside through pidfd_getfd(2) duplicates of its sockets.
+ */
+#ifndef SOCKBOOST_ATTACH_H
+#define SOCKBOOST_ATTACH_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "config.h"
+#include "escape.h"
+
+#define ATTACH_PROGRAM "sockboost attach"
+
+struct attach_options {
+  bool watch;
+  bool dry_run;
+  bool may_force;               /* SO_SNDBUFFORCE works for us (dry run) */
+  int verbose;
+  int interval_ms;
+  struct sb_config config;      /* sndbuf, force, nodelay, wmem_max */
+};
+
+/* A set of socket inodes. */
+struct inodes {
+  ino_t *v;
+  size_t n, size;
+};
+
+struct target {
+  const struct attach_options *o;
+  pid_t pid;
+  int pidfd;                    /* -1 once the process is gone */
+  char name[SB_ESCAPE_SIZE (16)];       /* its comm, escaped */
+  struct inodes done;           /* finished with at the last scan, sorted */
+  struct inodes seen;           /* finished with during this scan */
+  unsigned changed;             /* sockets changed (or, dry, to change) */
+};
+
+/* What looking at a socket, or scanning a process, came to. */
+enum outcome {
+  SOCKET_DONE,                  /* tuned or left alone for good */
+  SOCKET_PENDING,               /* not connected yet: look again later */
+  SOCKET_GONE,                  /* closed meanwhile, or not a socket */
+  TARGET_GONE,                  /* the process exited */
+  TARGET_FAILED,                /* cannot go on with it (said) */
+};
+
+/* report.c: "sockboost attach: ..." on stderr; one line about a socket
+ * of T on stdout, prefixed as the library's log is.
+ */
+extern void attach_error (const char *fmt, ...)
+  __attribute__ ((format (printf, 1, 2)));
+extern void attach_verror (const char *fmt, va_list ap)
+  __attribute__ ((format (printf, 1, 0)));
+extern void attach_report (const struct target *t, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
+
+/* target.c */
+extern int target_open (struct target *t);      /* -1: said why not */
+extern enum outcome target_scan (struct target *t);
+extern void target_close (struct target *t);
+extern void target_free (struct target *t);
+
+/* tune.c: tune DUP, our duplicate of T's descriptor FD. */
+extern enum outcome tune_socket (struct target *t, int fd, int dup);
+extern bool tune_may_force (void);
+
+/* follow.c: scan the N targets once, or with --watch until they exit or
+ * a signal; false if one failed.
+ */
+extern bool attach_follow (struct target *t, size_t n,
+                           const struct attach_options *o);
+
+#endif /* SOCKBOOST_ATTACH_H */

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: MIT */
+/* One process: open it (pidfd_open), check that its descriptors may be
+ * taken, and scan /proc/PID/fd for sockets not finished with yet, each
+ * duplicated with pidfd_getfd.  Finished sockets are remembered by inode:
+ * a descriptor number is reused for a new socket all the time (accept
+ * after close), an inode is not while the socket is open.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "attach.h"
+
+static int
+pidfd_open (pid_t pid)
+{
+  return (int) syscall (SYS_pidfd_open, pid, 0);
+}
+
+static int
+pidfd_getfd (int pidfd, int fd)
+{
+  return (int) syscall (SYS_pidfd_getfd, pidfd, fd, 0);
+}
+
+static void
+kernel_lacks (const char *call)
+{
+  attach_error ("%s: not supported by this kernel (attach needs Linux 5.6 "
+                "or later)", call);
+}
+
+static int
+read_yama_scope (void)
+{
+  FILE *f = fopen ("/proc/sys/kernel/yama/ptrace_scope", "re");
+  int scope = 0;
+
+  if (f == NULL)
+    return 0;
+  if (fscanf (f, "%d", &scope) != 1)
+    scope = 0;
+  fclose (f);
+  return scope;
+}
+
+/* Say what it takes to duplicate T's descriptors. */
+static void
+explain_permission (const struct target *t)
+{
+  char dir[32];
+  struct stat st;
+  int scope = read_yama_scope ();
+
+  snprintf (dir, sizeof dir, "/proc/%d", (int) t->pid);
+  if (stat (dir, &st) == 0 && st.st_uid != geteuid ())
+    attach_error ("%d: permission denied: it belongs to uid %u; run as that "
+                  "user or with CAP_SYS_PTRACE (e.g. as root)", (int) t->pid,
+                  (unsigned) st.st_uid);
+  else if (scope > 0)
+    attach_error ("%d: permission denied: kernel.yama.ptrace_scope is %d, "
+                  "so this needs CAP_SYS_PTRACE (e.g. root)", (int) t->pid,
+                  scope);
+  else
+    attach_error ("%d: permission denied: it is not dumpable or has "
+                  "privileges this user lacks; this needs CAP_SYS_PTRACE "
+                  "(e.g. root)", (int) t->pid);
+}
+
+/* Why pidfd_getfd of T's FD failed, said when it matters. */
+static enum outcome
+getfd_failure (const struct target *t, int fd)
+{
+  switch (errno) {
+  case EBADF: return SOCKET_GONE;       /* closed meanwhile */
+  case ESRCH: return TARGET_GONE;
+  case EPERM: explain_permission (t); return TARGET_FAILED;
+  case ENOSYS: kernel_lacks ("pidfd_getfd"); return TARGET_FAILED;
+  }
+  attach_error ("%d: fd %d: pidfd_getfd: %s", (int) t->pid, fd,
+                strerror (errno));
+  return TARGET_FAILED;
+}
+
+/* /proc/PID/fd of T; errno tells why not (ENOENT: the process is gone). */
+static DIR *
+open_fd_dir (const struct target *t)
+{
+  char path[32];
+  DIR *d;
+  int saved;
+
+  snprintf (path, sizeof path, "/proc/%d/fd", (int) t->pid);
+  d = opendir (path);
+  saved = errno;
+  if (d == NULL && errno == EACCES)
+    explain_permission (t);
+  else if (d == NULL && errno != ENOENT)
+    attach_error ("%s: %s", path, strerror (errno));
+  errno = saved;
+  return d;
+}
+
+/* ---- opening ---------------------------------------------------------- */
+
+/* The process name, escaped: it is the process's to choose. */
+static void
+read_name (struct target *t)
+{
+  char path[32], comm[32];
+  FILE *f;
+  size_t n = 0;
+
+  snprintf (path, sizeof path, "/proc/%d/comm", (int) t->pid);
+  f = fopen (path, "re");
+  if (f != NULL) {
+    n = fread (comm, 1, sizeof comm - 1, f);
+    fclose (f);
+  }
+  if (n > 0 && comm[n - 1] == '\n')
+    n--;
+  sb_escape (t->name, sizeof t->name, n ? comm : "?", n ? n : 1);
+}
+
+/* The number of T's first descriptor, -1 if it has none, -2 if its
+ * descriptors cannot be listed (said).
+ */
+static int
+first_fd (const struct target *t)
+{
+  struct dirent *e;
+  DIR *d = open_fd_dir (t);
+  int fd = -1;
+
+  if (d == NULL) {
+    if (errno == ENOENT)
+      attach_error ("%d: no such process", (int) t->pid);
+    return -2;
+  }
+  while ((e = readdir (d)) != NULL && e->d_name[0] == '.')
+    ;
+  if (e != NULL)
+    fd = atoi (e->d_name);
+  closedir (d);
+  return fd;
+}
+
+static int
+open_pidfd (struct target *t)
+{
+  t->pidfd = pidfd_open (t->pid);
+  if (t->pidfd >= 0)
+    return 0;
+  if (errno == ESRCH)
+    attach_error ("%d: no such process", (int) t->pid);
+  else if (errno == ENOSYS)
+    kernel_lacks ("pidfd_open");
+  else if (errno == EINVAL)
+    attach_error ("%d: not a process id (a thread of another process?)",
+                  (int) t->pid);
+  else
+    attach_error ("%d: pidfd_open: %s", (int) t->pid, strerror (errno));
+  return -1;
+}
+
+/* Open T, and check before any process is touched that its descriptors
+ * may be taken, with its first one.  /proc is asked first, so that a
+ * missing process or a missing permission is said without pidfd calls.
+ */
+int
+target_open (struct target *t)
+{
+  int fd = first_fd (t), dup;
+
+  if (fd == -2 || open_pidfd (t) == -1)
+    return -1;
+  read_name (t);
+  if (fd == -1)
+    return 0;
+  dup = pidfd_getfd (t->pidfd, fd);
+  if (dup >= 0) {
+    close (dup);
+    return 0;
+  }
+  return getfd_failure (t, fd) == TARGET_FAILED ? -1 : 0;
+}
+
+void
+target_close (struct target *t)
+{
+  if (t->pidfd >= 0)
+    close (t->pidfd);
+  t->pidfd = -1;
+}
+
+void
+target_free (struct target *t)
+{
+  target_close (t);
+  free (t->done.v);
+  free (t->seen.v);
+}
+
+/* ---- scanning --------------------------------------------------------- */
+
+static int
+compare_ino (const void *a, const void *b)
+{
+  ino_t x = *(const ino_t *) a, y = *(const ino_t *) b;
+  return (x > y) - (x < y);
+}
+
+static bool
+contains (const struct inodes *set, ino_t ino)
+{
+  return set->n && bsearch (&ino, set->v, set->n, sizeof ino, compare_ino);
+}
+
+static int
+add (struct inodes *set, ino_t ino)
+{
+  if (set->n == set->size) {
+    size_t size = set->size ? 2 * set->size : 64;
+    ino_t *grown = realloc (set->v, size * sizeof *grown);
+    if (grown == NULL)
+      return -1;
+    set->v = grown;
+    set->size = size;
+  }
+  set->v[set->n++] = ino;
+  return 0;
+}
+
+/* This scan's finished sockets become the ones to skip next time: those
+ * the process closed are forgotten.
+ */
+static void
+finish_scan (struct target *t)
+{
+  struct inodes old = t->done;
+
+  qsort (t->seen.v, t->seen.n, sizeof *t->seen.v, compare_ino);
+  t->done = t->seen;
+  t->seen = old;
+  t->seen.n = 0;
+}
+
+/* The socket inode a /proc/PID/fd link names, or 0 for anything else. */
+static ino_t
+socket_inode (int dirfd, const char *entry)
+{
+  char link[64];
+  unsigned long long ino;
+  ssize_t n = readlinkat (dirfd, entry, link, sizeof link - 1);
+
+  if (n <= 0)
+    return 0;
+  link[n] = '\0';
+  if (sscanf (link, "socket:[%llu]", &ino) != 1)
+    return 0;
+  return (ino_t) ino;
+}
+
+/* Duplicate T's descriptor FD and tune it; *INO becomes the inode of
+ * what was duplicated (FD may have been reused since it was listed).
+ */
+static enum outcome
+visit_socket (struct target *t, int fd, ino_t *ino)
+{
+  struct stat st;
+  enum outcome r = SOCKET_GONE;
+  int dup = pidfd_getfd (t->pidfd, fd);
+
+  if (dup == -1)
+    return getfd_failure (t, fd);
+  if (fstat (dup, &st) == 0 && S_ISSOCK (st.st_mode)) {
+    *ino = st.st_ino;
+    r = tune_socket (t, fd, dup);
+  }
+  close (dup);
+  return r;
+}
+
+/* Look at one entry of /proc/PID/fd. */
+static enum outcome
+scan_entry (struct target *t, int dirfd, const char *entry)
+{
+  char *end;
+  long fd = strtol (entry, &end, 10);
+  ino_t ino = socket_inode (dirfd, entry);
+  enum outcome r;
+
+  if (ino == 0 || *end != '\0' || fd < 0 || fd > INT_MAX)
+    return SOCKET_GONE;
+  if (contains (&t->done, ino))
+    r = SOCKET_DONE;
+  else
+    r = visit_socket (t, (int) fd, &ino);
+  if (r == SOCKET_DONE && add (&t->seen, ino) == -1) {
+    attach_error ("%d: out of memory", (int) t->pid);
+    return TARGET_FAILED;
+  }
+  return r;
+}
+
+/* Tune every socket of T not finished with.  Returns TARGET_GONE,
+ * TARGET_FAILED, or SOCKET_DONE when the process was scanned.
+ */
+enum outcome
+target_scan (struct target *t)
+{
+  struct dirent *e;
+  enum outcome r = SOCKET_DONE;
+  DIR *d = open_fd_dir (t);
+
+  if (d == NULL)
+    return errno == ENOENT ? TARGET_GONE : TARGET_FAILED;
+  while (r != TARGET_GONE && r != TARGET_FAILED && (e = readdir (d)))
+    if (e->d_name[0] != '.')
+      r = scan_entry (t, dirfd (d), e->d_name);
+  closedir (d);
+  if (r == TARGET_GONE || r == TARGET_FAILED) {
+    t->seen.n = 0;
+    return r;
+  }
+  finish_scan (t);
+  return SOCKET_DONE;
+}

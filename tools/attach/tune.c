@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+/* Tune one duplicated socket as the library would have at connect or
+ * accept, with the library's own rules (preload/tune-rules.c).  A dry
+ * run goes through the same rules with a setter that sets nothing.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "attach.h"
+#include "fdtable.h"
+#include "tune-rules.h"
+
+struct sock {
+  int fd;                       /* the target's number */
+  int dup;                      /* ours */
+  uint32_t kind;                /* SB_FD_UNIX, SB_FD_TCP or 0 */
+  const char *state;            /* "connected", "listening", NULL */
+};
+
+static int
+get_int (int fd, int level, int name, int *value)
+{
+  socklen_t len = sizeof *value;
+  return getsockopt (fd, level, name, value, &len);
+}
+
+static int
+set_int (int fd, int level, int name, int value)
+{
+  return setsockopt (fd, level, name, &value, sizeof value);
+}
+
+static int
+dry_set_int (int fd, int level, int name, int value)
+{
+  (void) fd, (void) level, (void) name, (void) value;
+  return 0;
+}
+
+/* A dry run forces only as far as a real one could. */
+static int
+dry_set_int_no_force (int fd, int level, int name, int value)
+{
+  if (name == SO_SNDBUFFORCE) {
+    errno = EPERM;
+    return -1;
+  }
+  return dry_set_int (fd, level, name, value);
+}
+
+/* SO_SNDBUFFORCE is allowed exactly when it works on a socket of ours
+ * (CAP_NET_ADMIN is checked in the caller, not in the socket's owner).
+ */
+bool
+tune_may_force (void)
+{
+  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  bool ok = fd >= 0 && set_int (fd, SOL_SOCKET, SO_SNDBUFFORCE, 4096) == 0;
+
+  if (fd >= 0)
+    close (fd);
+  return ok;
+}
+
+static sb_set_int_fn *
+setter (const struct attach_options *o)
+{
+  if (!o->dry_run)
+    return set_int;
+  return o->may_force ? dry_set_int : dry_set_int_no_force;
+}
+
+/* What the kernel makes of OPTION = C->sndbuf: it doubles the request,
+ * and SO_SNDBUF clips it at wmem_max first.
+ */
+static int
+predicted_sndbuf (int option, const struct sb_config *c)
+{
+  long want = (long) c->sndbuf;
+
+  if (option == SO_SNDBUF && c->wmem_max >= 0 && want > c->wmem_max)
+    want = c->wmem_max;
+  return (int) (2 * want);
+}
+
+static void
+warn_clipped_once (const struct sb_config *c)
+{
+  static bool warned;
+
+  if (warned)
+    return;
+  warned = true;
+  fprintf (stderr, "%s: warning: net.core.wmem_max is %ld, below the %llu "
+           "requested: run 'sysctl -w net.core.wmem_max=%llu' or %s\n",
+           ATTACH_PROGRAM, c->wmem_max, (unsigned long long) c->sndbuf,
+           (unsigned long long) c->sndbuf,
+           c->force == SB_FORCE_OFF ? "let attach force it (SOCKBOOST_FORCE="
+           "auto, with CAP_NET_ADMIN)" : "attach with CAP_NET_ADMIN");
+}
+
+static const char *
+dry_mark (const struct target *t)
+{
+  return t->o->dry_run ? " (dry run)" : "";
+}
+
+static void
+tune_sndbuf (struct target *t, const struct sock *s)
+{
+  const struct sb_config *c = &t->o->config;
+  int before, after, option;
+  bool clipped;
+
+  if (c->sndbuf == 0 || get_int (s->dup, SOL_SOCKET, SO_SNDBUF, &before) == -1)
+    return;
+  option = sb_sndbuf_raise (s->dup, before, c, setter (t->o), &clipped);
+  if (clipped)
+    warn_clipped_once (c);
+  if (option == -1) {
+    if (t->o->verbose)
+      attach_report (t, "fd %d unix %s sndbuf %d left alone", s->fd,
+                     s->state, before);
+    return;
+  }
+  if (t->o->dry_run)
+    after = predicted_sndbuf (option, c);
+  else if (get_int (s->dup, SOL_SOCKET, SO_SNDBUF, &after) == -1)
+    return;
+  attach_report (t, "fd %d unix %s sndbuf %d -> %d%s", s->fd, s->state,
+                 before, after, dry_mark (t));
+  t->changed++;
+}
+
+static void
+tune_nodelay (struct target *t, const struct sock *s)
+{
+  int before, after = 1;
+
+  if (!t->o->config.nodelay
+      || get_int (s->dup, IPPROTO_TCP, TCP_NODELAY, &before) == -1)
+    return;
+  if (before) {
+    if (t->o->verbose)
+      attach_report (t, "fd %d tcp %s nodelay already set", s->fd, s->state);
+    return;
+  }
+  if (setter (t->o) (s->dup, IPPROTO_TCP, TCP_NODELAY, 1) == -1
+      || (!t->o->dry_run
+          && get_int (s->dup, IPPROTO_TCP, TCP_NODELAY, &after) == -1)) {
+    fprintf (stderr, "%s: warning: %d: fd %d: TCP_NODELAY: %s\n",
+             ATTACH_PROGRAM, (int) t->pid, s->fd, strerror (errno));
+    return;
+  }
+  attach_report (t, "fd %d tcp %s nodelay %d -> %d%s", s->fd, s->state,
+                 before, after != 0, dry_mark (t));
+  t->changed++;
+}
+
+/* Fill S->kind and S->state; -1 if the socket cannot be asked. */
+static int
+classify (struct sock *s)
+{
+  int domain, type, protocol, listening;
+  struct sockaddr_storage peer;
+  socklen_t len = sizeof peer;
+
+  if (get_int (s->dup, SOL_SOCKET, SO_DOMAIN, &domain) == -1
+      || get_int (s->dup, SOL_SOCKET, SO_TYPE, &type) == -1
+      || get_int (s->dup, SOL_SOCKET, SO_PROTOCOL, &protocol) == -1
+      || get_int (s->dup, SOL_SOCKET, SO_ACCEPTCONN, &listening) == -1)
+    return -1;
+  s->kind = sb_tune_kind (domain, type, protocol);
+  if (listening)
+    s->state = "listening";
+  else if (getpeername (s->dup, (struct sockaddr *) &peer, &len) == 0)
+    s->state = "connected";
+  else
+    s->state = NULL;
+  return 0;
+}
+
+/* Unix stream sockets get the send buffer once connected (a listener's
+ * is not inherited), TCP sockets TCP_NODELAY once connected or listening
+ * (accepted ones inherit the listener's), the others nothing.
+ */
+enum outcome
+tune_socket (struct target *t, int fd, int dup)
+{
+  struct sock s = { .fd = fd, .dup = dup };
+
+  if (classify (&s) == -1)
+    return SOCKET_GONE;
+  if (s.kind == 0) {
+    if (t->o->verbose)
+      attach_report (t, "fd %d not a unix or TCP stream socket: left alone",
+                     fd);
+    return SOCKET_DONE;
+  }
+  if (s.state == NULL) {
+    if (t->o->verbose && !t->o->watch)
+      attach_report (t, "fd %d %s not connected: left alone", fd,
+                     s.kind == SB_FD_TCP ? "tcp" : "unix");
+    return SOCKET_PENDING;
+  }
+  if (s.kind == SB_FD_TCP)
+    tune_nodelay (t, &s);
+  else if (strcmp (s.state, "connected") == 0)
+    tune_sndbuf (t, &s);
+  else if (t->o->verbose)
+    attach_report (t, "fd %d unix listening left alone (accepted sockets do "
+                   "not inherit its send buffer: --watch tunes them)", fd);
+  return SOCKET_DONE;
+}

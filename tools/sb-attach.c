@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/* sb-attach: tune the sockets of processes that are already running, as
+ * libsockboost.so would have at connect and accept, for programs started
+ * elsewhere or that LD_PRELOAD cannot reach (static and Go binaries).
+ * Run as 'sockboost attach'; see sockboost(1).
+ *
+ * Each socket is duplicated with pidfd_getfd(2): the duplicate is the
+ * target's own open socket, so setsockopt on it changes the target's
+ * socket.  The target is never stopped or signalled.  This file reads the
+ * command line and the environment; the work is in tools/attach/.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attach/attach.h"
+#include "parse-size.h"
+
+#define DEFAULT_INTERVAL_MS 100
+#define MAX_INTERVAL_MS 3600000
+
+static void __attribute__ ((noreturn, format (printf, 1, 2)))
+usage_error (const char *fmt, ...)
+{
+  va_list ap;
+
+  va_start (ap, fmt);
+  attach_verror (fmt, ap);
+  va_end (ap);
+  fprintf (stderr, "Try '%s --help'.\n", ATTACH_PROGRAM);
+  exit (2);
+}
+
+static void
+usage (void)
+{
+  printf (
+"Usage: %s [OPTION...] PID...\n"
+"Tune the sockets of running processes as libsockboost.so does at connect\n"
+"and accept: a larger send buffer on unix stream sockets, TCP_NODELAY on\n"
+"TCP sockets (on a listener, every later connection inherits it).  The\n"
+"processes are not stopped or signalled.  Corking (NBD-aware MSG_MORE)\n"
+"cannot be added from outside: for that, start the program under\n"
+"'sockboost run'.\n"
+"\n"
+"  --watch            keep following the processes until they exit (or\n"
+"                     SIGINT/SIGTERM), tuning sockets that appear later\n"
+"  --interval MS      how often --watch looks for new sockets (default %d)\n"
+"  --sndbuf SIZE      unix stream send buffer to request (bytes, K/M/G; 0 or\n"
+"                     off disables); the kernel doubles it (default 2M)\n"
+"  --no-nodelay       do not set TCP_NODELAY\n"
+"  --dry-run          print what would change, change nothing\n"
+"  -v, --verbose      also report the sockets left alone, and the CPU used\n"
+"  -h, --help         show this help\n"
+"\n"
+"SOCKBOOST_SNDBUF, SOCKBOOST_FORCE and SOCKBOOST_NODELAY are read as the\n"
+"library reads them; the options override them.  Needs ptrace rights over\n"
+"each process (its user, or CAP_SYS_PTRACE) and Linux 5.6 or later.\n"
+"Exit status: 0 when done, 1 on errors, 2 for a usage error.\n",
+          ATTACH_PROGRAM, DEFAULT_INTERVAL_MS);
+}
+
+enum { OPT_WATCH = 256, OPT_INTERVAL, OPT_SNDBUF, OPT_NO_NODELAY,
+       OPT_DRY_RUN };
+
+static const struct option long_options[] = {
+  { "watch", no_argument, NULL, OPT_WATCH },
+  { "interval", required_argument, NULL, OPT_INTERVAL },
+  { "sndbuf", required_argument, NULL, OPT_SNDBUF },
+  { "no-nodelay", no_argument, NULL, OPT_NO_NODELAY },
+  { "dry-run", no_argument, NULL, OPT_DRY_RUN },
+  { "verbose", no_argument, NULL, 'v' },
+  { "help", no_argument, NULL, 'h' },
+  { NULL, 0, NULL, 0 },
+};
+
+/* A decimal number from 1 to MAX, or -1. */
+static long
+parse_count (const char *arg, long max)
+{
+  char *end;
+  long v;
+
+  if (arg[0] < '0' || arg[0] > '9')
+    return -1;
+  errno = 0;
+  v = strtol (arg, &end, 10);
+  if (errno != 0 || *end != '\0' || v < 1 || v > max)
+    return -1;
+  return v;
+}
+
+static void
+parse_sndbuf_option (struct attach_options *o, const char *arg)
+{
+  char shown[SB_ESCAPE_SIZE (32)];
+  uint64_t size;
+
+  if (strcmp (arg, "off") == 0)
+    size = 0;
+  else if (sb_parse_size (arg, SB_SNDBUF_MAX, &size) == -1)
+    usage_error ("invalid --sndbuf '%s': expected a size such as 2M or "
+                 "4194304 (at most 1G), or 0/off",
+                 sb_escape_str (shown, sizeof shown, arg));
+  o->config.sndbuf = size;
+}
+
+/* Apply option OPT with ARG; TEXT is the argument it came from. */
+static void
+apply_option (struct attach_options *o, int opt, const char *arg,
+              const char *text)
+{
+  char shown[SB_ESCAPE_SIZE (32)];
+
+  switch (opt) {
+  case OPT_WATCH: o->watch = true; break;
+  case OPT_INTERVAL:
+    o->interval_ms = (int) parse_count (arg, MAX_INTERVAL_MS);
+    if (o->interval_ms == -1)
+      usage_error ("invalid --interval '%s': expected milliseconds, 1 to %d",
+                   sb_escape_str (shown, sizeof shown, arg), MAX_INTERVAL_MS);
+    break;
+  case OPT_SNDBUF: parse_sndbuf_option (o, arg); break;
+  case OPT_NO_NODELAY: o->config.nodelay = 0; break;
+  case OPT_DRY_RUN: o->dry_run = true; break;
+  case 'v': o->verbose++; break;
+  case 'h': usage (); exit (0);
+  case ':':
+    usage_error ("option '%s' needs a value",
+                 sb_escape_str (shown, sizeof shown, text));
+  default:
+    usage_error ("unknown option '%s'",
+                 sb_escape_str (shown, sizeof shown, text));
+  }
+}
+
+static const char *
+lookup_env (const char *name)
+{
+  return getenv (name);
+}
+
+static long
+read_wmem_max (void)
+{
+  FILE *f = fopen ("/proc/sys/net/core/wmem_max", "re");
+  long value = -1;
+
+  if (f == NULL)
+    return -1;
+  if (fscanf (f, "%ld", &value) != 1)
+    value = -1;
+  fclose (f);
+  return value;
+}
+
+/* The library's settings from the environment, with its parser: one
+ * warning for each malformed variable, which keeps its default.
+ */
+static void
+read_environment (struct attach_options *o)
+{
+  struct sb_config_warning w[SB_CONFIG_MAX_WARNINGS];
+  char shown[SB_ESCAPE_SIZE (64)];
+  int n = sb_config_parse (&o->config, lookup_env, w);
+
+  for (int i = 0; i < n; i++)
+    fprintf (stderr, "%s: warning: ignoring %s='%s': expected %s; using the "
+             "default\n", ATTACH_PROGRAM, w[i].name,
+             sb_escape_str (shown, sizeof shown, w[i].value), w[i].expected);
+  o->config.wmem_max = read_wmem_max ();
+}
+
+/* Parse ARGV into O; return the index of the first PID. */
+static int
+parse_options (struct attach_options *o, int argc, char **argv)
+{
+  int opt;
+
+  *o = (struct attach_options) { .interval_ms = DEFAULT_INTERVAL_MS };
+  read_environment (o);
+  opterr = 0;
+  while ((opt = getopt_long (argc, argv, "+:vh", long_options, NULL)) != -1)
+    apply_option (o, opt, optarg, argv[optind - 1]);
+  if (optind == argc)
+    usage_error ("no process id given");
+  return optind;
+}
+
+static pid_t
+parse_pid (const char *arg)
+{
+  char shown[SB_ESCAPE_SIZE (32)];
+  long pid = parse_count (arg, INT_MAX);
+
+  if (pid == -1)
+    usage_error ("'%s' is not a process id",
+                 sb_escape_str (shown, sizeof shown, arg));
+  return (pid_t) pid;
+}
+
+int
+main (int argc, char **argv)
+{
+  struct attach_options o;
+  struct target *t;
+  size_t n;
+  bool ok = true;
+  int first = parse_options (&o, argc, argv);
+
+  n = (size_t) (argc - first);
+  t = calloc (n, sizeof *t);
+  if (t == NULL) {
+    attach_error ("out of memory");
+    return 1;
+  }
+  for (size_t i = 0; i < n; i++)
+    t[i] = (struct target) { .o = &o, .pid = parse_pid (argv[first + i]),
+                             .pidfd = -1 };
+  o.may_force = o.dry_run && tune_may_force ();
+  setvbuf (stdout, NULL, _IOLBF, 0);
+  /* All or nothing: no process is touched if one cannot be. */
+  for (size_t i = 0; i < n; i++)
+    ok = target_open (&t[i]) == 0 && ok;
+  if (ok)
+    ok = attach_follow (t, n, &o);
+  for (size_t i = 0; i < n; i++)
+    target_free (&t[i]);
+  free (t);
+  return ok ? 0 : 1;
+}
