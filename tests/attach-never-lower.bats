@@ -15,7 +15,7 @@ setup () {
 @test "a unix socket with a larger buffer is left alone, the others raised" {
   run "$SOCKBOOST" attach -v "$HOLDER_PID"
   assert_success
-  assert_line --regexp "fd [0-9]+ unix connected sndbuf 6291456 left alone\$"
+  assert_line --regexp "fd [0-9]+ unix connected unnamed: sndbuf 6291456 left alone\$"
   run holder_says report
   assert_line "unix-big sndbuf=6291456 nodelay=-"
   assert_line "unix-stream-a sndbuf=$BOOSTED_TB nodelay=-"

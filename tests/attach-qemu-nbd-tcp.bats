@@ -19,7 +19,7 @@ setup () {
 }
 
 @test "qemu-img convert of a running plain qemu-nbd is 10x faster after attach" {
-  local plain boosted
+  local plain boosted t round times=()
   time_command plain qemu_img_copy_tcp "$QEMU_TCP_PORT" "$BATS_TEST_TMPDIR/plain.img"
   cmp "$IMG" "$BATS_TEST_TMPDIR/plain.img"
 
@@ -27,8 +27,14 @@ setup () {
   assert_success
   assert_line --regexp "^sockboost\[qemu-nbd $QEMU_TCP_PID\]: fd [0-9]+ tcp listening nodelay 0 -> 1\$"
 
-  time_command boosted qemu_img_copy_tcp "$QEMU_TCP_PORT" "$BATS_TEST_TMPDIR/boosted.img"
-  cmp "$IMG" "$BATS_TEST_TMPDIR/boosted.img"
-  echo "# plain $plain s, after attach $boosted s" >&3
+  # The median of three: each copy is short, so a busy machine's hiccup
+  # could weigh on a single one.
+  for round in 1 2 3; do
+    time_command t qemu_img_copy_tcp "$QEMU_TCP_PORT" "$BATS_TEST_TMPDIR/boosted.img"
+    cmp "$IMG" "$BATS_TEST_TMPDIR/boosted.img"
+    times+=("$t")
+  done
+  boosted=$(median_of "${times[@]}")
+  echo "# plain $plain s, after attach ${times[*]} s (median $boosted)" >&3
   assert_tcp_gain "$plain" "$boosted" 10
 }

@@ -59,6 +59,10 @@ extern void attach_verror (const char *fmt, va_list ap)
 extern void attach_report (const struct target *t, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 
+/* address.c: where socket FD is, escaped, in BUF (ATTACH_ADDRESS_SIZE). */
+#define ATTACH_ADDRESS_SIZE SB_ESCAPE_SIZE (108)
+extern const char *attach_describe (int fd, char *buf, size_t size);
+
 /* target.c */
 extern int target_open (struct target *t);      /* -1: said why not */
 extern enum outcome target_scan (struct target *t);

@@ -18,9 +18,18 @@
 struct sock {
   int fd;                       /* the target's number */
   int dup;                      /* ours */
+  int domain, type;
   uint32_t kind;                /* SB_FD_UNIX, SB_FD_TCP or 0 */
   const char *state;            /* "connected", "listening", NULL */
+  char where[ATTACH_ADDRESS_SIZE];
 };
+
+/* S's address, for a verbose line. */
+static const char *
+where (struct sock *s)
+{
+  return attach_describe (s->dup, s->where, sizeof s->where);
+}
 
 static int
 get_int (int fd, int level, int name, int *value)
@@ -111,7 +120,7 @@ dry_mark (const struct target *t)
 }
 
 static void
-tune_sndbuf (struct target *t, const struct sock *s)
+tune_sndbuf (struct target *t, struct sock *s)
 {
   const struct sb_config *c = &t->o->config;
   int before, after, option;
@@ -124,8 +133,8 @@ tune_sndbuf (struct target *t, const struct sock *s)
     warn_clipped_once (c);
   if (option == -1) {
     if (t->o->verbose)
-      attach_report (t, "fd %d unix %s sndbuf %d left alone", s->fd,
-                     s->state, before);
+      attach_report (t, "fd %d unix %s %s: sndbuf %d left alone", s->fd,
+                     s->state, where (s), before);
     return;
   }
   if (t->o->dry_run)
@@ -138,7 +147,7 @@ tune_sndbuf (struct target *t, const struct sock *s)
 }
 
 static void
-tune_nodelay (struct target *t, const struct sock *s)
+tune_nodelay (struct target *t, struct sock *s)
 {
   int before, after = 1;
 
@@ -147,7 +156,8 @@ tune_nodelay (struct target *t, const struct sock *s)
     return;
   if (before) {
     if (t->o->verbose)
-      attach_report (t, "fd %d tcp %s nodelay already set", s->fd, s->state);
+      attach_report (t, "fd %d tcp %s %s: nodelay already set", s->fd,
+                     s->state, where (s));
     return;
   }
   if (setter (t->o) (s->dup, IPPROTO_TCP, TCP_NODELAY, 1) == -1
@@ -166,16 +176,16 @@ tune_nodelay (struct target *t, const struct sock *s)
 static int
 classify (struct sock *s)
 {
-  int domain, type, protocol, listening;
+  int protocol, listening;
   struct sockaddr_storage peer;
   socklen_t len = sizeof peer;
 
-  if (get_int (s->dup, SOL_SOCKET, SO_DOMAIN, &domain) == -1
-      || get_int (s->dup, SOL_SOCKET, SO_TYPE, &type) == -1
+  if (get_int (s->dup, SOL_SOCKET, SO_DOMAIN, &s->domain) == -1
+      || get_int (s->dup, SOL_SOCKET, SO_TYPE, &s->type) == -1
       || get_int (s->dup, SOL_SOCKET, SO_PROTOCOL, &protocol) == -1
       || get_int (s->dup, SOL_SOCKET, SO_ACCEPTCONN, &listening) == -1)
     return -1;
-  s->kind = sb_tune_kind (domain, type, protocol);
+  s->kind = sb_tune_kind (s->domain, s->type, protocol);
   if (listening)
     s->state = "listening";
   else if (getpeername (s->dup, (struct sockaddr *) &peer, &len) == 0)
@@ -183,6 +193,25 @@ classify (struct sock *s)
   else
     s->state = NULL;
   return 0;
+}
+
+/* "unix dgram", "inet stream" (not TCP)...: what a socket left alone is. */
+static const char *
+kind_name (const struct sock *s, char *buf, size_t size)
+{
+  static const char *const types[] = { [SOCK_STREAM] = "stream",
+    [SOCK_DGRAM] = "dgram", [SOCK_RAW] = "raw", [SOCK_SEQPACKET] = "seqpacket" };
+  const char *domain = s->domain == AF_UNIX ? "unix"
+    : s->domain == AF_INET ? "inet" : s->domain == AF_INET6 ? "inet6"
+    : s->domain == AF_NETLINK ? "netlink" : NULL;
+  const char *type = (size_t) s->type < sizeof types / sizeof *types
+    ? types[s->type] : NULL;
+
+  if (domain && type)
+    snprintf (buf, size, "%s %s", domain, type);
+  else
+    snprintf (buf, size, "domain %d type %d", s->domain, s->type);
+  return buf;
 }
 
 /* Unix stream sockets get the send buffer once connected (a listener's
@@ -197,15 +226,16 @@ tune_socket (struct target *t, int fd, int dup)
   if (classify (&s) == -1)
     return SOCKET_GONE;
   if (s.kind == 0) {
+    char kind[48];
     if (t->o->verbose)
-      attach_report (t, "fd %d not a unix or TCP stream socket: left alone",
-                     fd);
+      attach_report (t, "fd %d %s %s: left alone", fd,
+                     kind_name (&s, kind, sizeof kind), where (&s));
     return SOCKET_DONE;
   }
   if (s.state == NULL) {
     if (t->o->verbose && !t->o->watch)
-      attach_report (t, "fd %d %s not connected: left alone", fd,
-                     s.kind == SB_FD_TCP ? "tcp" : "unix");
+      attach_report (t, "fd %d %s %s: not connected: left alone", fd,
+                     s.kind == SB_FD_TCP ? "tcp" : "unix", where (&s));
     return SOCKET_PENDING;
   }
   if (s.kind == SB_FD_TCP)
@@ -213,7 +243,8 @@ tune_socket (struct target *t, int fd, int dup)
   else if (strcmp (s.state, "connected") == 0)
     tune_sndbuf (t, &s);
   else if (t->o->verbose)
-    attach_report (t, "fd %d unix listening left alone (accepted sockets do "
-                   "not inherit its send buffer: --watch tunes them)", fd);
+    attach_report (t, "fd %d unix listening %s: left alone (accepted "
+                   "sockets do not inherit its send buffer: --watch tunes "
+                   "them)", fd, where (&s));
   return SOCKET_DONE;
 }
