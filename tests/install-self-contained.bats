@@ -58,3 +58,12 @@ csv_column () {
   assert_output --partial "$PREFIX/lib/sockboost/libsockboost.so"
 }
 
+
+@test "the installed sockboost finds the parts of its commands" {
+  requires ss
+  run env -u SOCKBOOST_LIBRARY "$PREFIX/bin/sockboost" status $$
+  assert_success
+  assert_output --partial "process $$ "
+  run env -u SOCKBOOST_LIBRARY "$PREFIX/bin/sockboost" run -- true
+  assert_success
+}
