@@ -11,7 +11,7 @@ import json, sys
 o = json.loads(sys.stdin.read())
 want = {"operation", "bytes", "seconds", "bytes_per_second", "gib_per_second",
         "requests", "connections", "queue_depth", "request_size",
-        "structured_replies"}
+        "structured_replies", "extended_headers", "hole_bytes"}
 assert set(o) == want, sorted(set(o) ^ want)
 assert o["operation"] == "read" and o["bytes"] == 8 << 20, o
 assert o["requests"] == 16 and o["request_size"] == 512 << 10, o

@@ -3,6 +3,7 @@
 #ifndef SOCKBOOST_SBNBD_CLIENT_H
 #define SOCKBOOST_SBNBD_CLIENT_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,7 +20,7 @@
 
 /* ---- command line (cmdline.c) ---- */
 
-enum operation { OP_INFO, OP_READ, OP_WRITE, OP_VERIFY };
+enum operation { OP_INFO, OP_READ, OP_WRITE, OP_VERIFY, OP_MAP };
 enum source { SRC_FILE, SRC_PATTERN, SRC_ZERO };
 
 struct options {
@@ -37,6 +38,7 @@ struct options {
   bool nodelay;                 /* false after --no-nodelay */
   bool split_writes;
   bool structured;              /* false after --no-structured */
+  bool extended;                /* false after --no-extended */
 };
 
 /* Fill O from ARGV.  Exits 2 with a message on bad usage, 0 after
@@ -62,14 +64,20 @@ extern int client_connect (const struct sb_nbd_uri *uri, bool nodelay);
 struct export_info {
   uint64_t size;
   uint16_t eflags;              /* NBD_FLAG_* transmission flags */
-  bool structured;              /* structured replies agreed */
+  bool structured;              /* reply chunks: structured or extended */
+  bool extended;                /* extended headers agreed */
+  bool allocation;              /* base:allocation selected */
+  uint32_t allocation_id;       /* its context id */
   bool used_go;                 /* NBD_OPT_GO, not the EXPORT_NAME fallback */
   bool have_block_size;
   uint32_t min_block, pref_block, max_block;
 };
 
-/* Negotiate export NAME on FD.  Returns 0, or -1 after printing why. */
-extern int handshake (int fd, const char *name, bool want_structured,
+/* Negotiate export NAME on FD as O asks: extended headers, else
+ * structured replies (unless refused), and base:allocation for the
+ * commands that use block status.  Returns 0, or -1 after printing why.
+ */
+extern int handshake (int fd, const char *name, const struct options *o,
                       struct export_info *info);
 
 /* Print what `info` shows, as text or one JSON object, on stdout. */
@@ -90,12 +98,26 @@ struct job {
   unsigned connections;
   uint64_t start, end;          /* the byte range transferred */
   int *fds;                     /* one socket per connection */
+  /* read with block status: the data extents to read (holes are left
+   * out), handed out under data_lock; NULL: the whole range.
+   */
+  struct data_extent *data;
+  size_t ndata, data_next;
+  uint64_t data_off;            /* progress inside data[data_next] */
+  pthread_mutex_t data_lock;
+  bool planned;                 /* data[] lists what to read */
+  uint64_t hole_bytes;          /* skipped: they read as zeroes */
+  uint64_t stream_pos;          /* stream sink: bytes written so far */
 
   _Atomic uint64_t next;        /* next offset to hand out */
   _Atomic uint64_t bytes_done;
   _Atomic uint64_t requests;
   _Atomic uint64_t first_mismatch; /* lowest bad offset, UINT64_MAX if none */
   atomic_bool failed;
+};
+
+struct data_extent {
+  uint64_t off, len;
 };
 
 enum slot_state { SLOT_FREE, SLOT_BUSY, SLOT_DONE };
@@ -106,16 +128,24 @@ struct slot {
   uint64_t offset;
   uint32_t len;
   uint32_t got;                 /* structured READ: bytes received so far */
+  uint64_t status_len;          /* BLOCK_STATUS: the length asked about */
   uint32_t seq;                 /* high half of the cookie */
   uint16_t type;                /* NBD_CMD_* */
   enum slot_state state;
   bool failed;                  /* the server answered with an error */
 };
 
+/* Where the extents of a BLOCK_STATUS reply go, in order from its
+ * offset: LEN bytes of base:allocation FLAGS each.
+ */
+typedef void (*extent_fn) (void *opaque, uint64_t len, uint32_t flags);
+
 struct conn {
   struct job *job;
   int fd;
   unsigned id;
+  extent_fn on_extent;          /* BLOCK_STATUS replies */
+  void *extent_opaque;
   struct slot *slots;
   unsigned nslots, inflight;
   unsigned head, tail;          /* ordered mode: oldest and next slot */
@@ -151,8 +181,8 @@ extern int job_run (struct job *j);
  */
 extern int conn_run (struct conn *c);
 
-/* Send NBD_CMD_DISC, best effort. */
-extern void send_disconnect (int fd);
+/* Send NBD_CMD_DISC in the negotiated header style, best effort. */
+extern void send_disconnect (int fd, bool extended);
 
 /* Send S's request (and its payload for a WRITE).  0 or -1 (reported). */
 extern int request_send (struct conn *c, struct slot *s);
@@ -167,6 +197,27 @@ extern int reply_receive (struct conn *c, struct slot **done);
 extern int data_prepare (struct conn *c, struct slot *s);
 /* After a READ completed: hand its data to the sink. */
 extern int data_finish (struct conn *c, struct slot *s);
+/* A stream sink got every byte up to the end of the range: the zeroes
+ * of holes that were skipped included.
+ */
+extern int data_stream_end (struct conn *c);
+
+/* ---- block status (status.c, map.c, sparse.c) ---- */
+
+/* Walk base:allocation over [START, END) on the job's first connection,
+ * one request in flight: FN gets each extent in order, clipped to the
+ * range.  0, or -1 after job_fail.
+ */
+extern int status_walk (struct job *j, uint64_t start, uint64_t end,
+                        extent_fn fn, void *opaque);
+
+/* `map`: print the extents of the range, merged by type.  0 or -1. */
+extern int map_print (struct job *j);
+
+/* read: before the transfer, list the range's data extents so that the
+ * holes are never read.  0 or -1.
+ */
+extern int sparse_plan (struct job *j);
 
 /* ---- output (report.c, progress.c) ---- */
 

@@ -15,9 +15,12 @@ static const char usage_text[] =
   "       " PROGRAM " [OPTION]... read URI [FILE|-]\n"
   "       " PROGRAM " [OPTION]... write FILE|pattern|zero URI\n"
   "       " PROGRAM " [OPTION]... verify URI\n"
-  "Read, write or verify an NBD export as fast as the transport allows.\n"
+  "       " PROGRAM " [OPTION]... map URI\n"
+  "Read, write or verify an NBD export as fast as the transport allows,\n"
+  "or list its extents (offset, length, base:allocation type).\n"
   "URI is nbd://HOST[:PORT]/NAME or nbd+unix:///NAME?socket=PATH.\n"
-  "read with no FILE discards the data; '-' writes it to stdout.\n"
+  "read with no FILE discards the data; '-' writes it to stdout; holes\n"
+  "the server reports are not read and stay holes in a regular FILE.\n"
   "write 'pattern' sends the sbnbd-server pattern:, 'zero' zeroes;\n"
   "verify checks the export against the pattern.\n"
   "\n"
@@ -31,7 +34,9 @@ static const char usage_text[] =
   "  --json               print the result as one JSON object on stdout\n"
   "                       (on stderr when the data goes to stdout)\n"
   "  -q, --quiet          no throughput summary\n"
-  "  --no-structured      do not ask for structured replies\n"
+  "  --no-extended        do not ask for extended headers\n"
+  "  --no-structured      do not ask for structured replies (nor extended\n"
+  "                       headers, nor block status)\n"
   "  --no-nodelay         leave Nagle's algorithm on (naive, for tests)\n"
   "  --split-writes       send WRITE header and data in two write() calls\n"
   "                       (naive, for tests)\n"
@@ -41,7 +46,7 @@ static const char usage_text[] =
 enum {
   OPT_REQUEST_SIZE = 256, OPT_QUEUE_DEPTH, OPT_CONNECTIONS, OPT_OFFSET,
   OPT_LENGTH, OPT_FLUSH, OPT_PROGRESS, OPT_JSON, OPT_NO_STRUCTURED,
-  OPT_NO_NODELAY, OPT_SPLIT_WRITES,
+  OPT_NO_NODELAY, OPT_SPLIT_WRITES, OPT_NO_EXTENDED,
 };
 
 static const struct option long_options[] = {
@@ -55,6 +60,7 @@ static const struct option long_options[] = {
   { "json", no_argument, NULL, OPT_JSON },
   { "quiet", no_argument, NULL, 'q' },
   { "no-structured", no_argument, NULL, OPT_NO_STRUCTURED },
+  { "no-extended", no_argument, NULL, OPT_NO_EXTENDED },
   { "no-nodelay", no_argument, NULL, OPT_NO_NODELAY },
   { "split-writes", no_argument, NULL, OPT_SPLIT_WRITES },
   { "help", no_argument, NULL, 'h' },
@@ -112,6 +118,7 @@ parse_option (struct options *o, int c)
   case OPT_JSON: o->json = true; break;
   case 'q': o->quiet = true; break;
   case OPT_NO_STRUCTURED: o->structured = false; break;
+  case OPT_NO_EXTENDED: o->extended = false; break;
   case OPT_NO_NODELAY: o->nodelay = false; break;
   case OPT_SPLIT_WRITES: o->split_writes = true; break;
   case 'h': fputs (usage_text, stdout); exit (0);
@@ -136,9 +143,10 @@ parse_operands (struct options *o, int argc, char **argv)
 {
   const char *cmd = argv[0];
 
-  if (strcmp (cmd, "info") == 0 || strcmp (cmd, "verify") == 0) {
+  if (strcmp (cmd, "info") == 0 || strcmp (cmd, "verify") == 0
+      || strcmp (cmd, "map") == 0) {
     check_count (argc - 1, 1, 1, cmd);
-    o->op = cmd[0] == 'i' ? OP_INFO : OP_VERIFY;
+    o->op = cmd[0] == 'i' ? OP_INFO : cmd[0] == 'v' ? OP_VERIFY : OP_MAP;
     o->uri = argv[1];
   }
   else if (strcmp (cmd, "read") == 0) {
@@ -156,8 +164,8 @@ parse_operands (struct options *o, int argc, char **argv)
       : strcmp (o->path, "zero") == 0 ? SRC_ZERO : SRC_FILE;
   }
   else
-    usage_error ("unknown command '%s' (expected info, read, write or verify)",
-                 cmd);
+    usage_error ("unknown command '%s' (expected info, read, write, verify "
+                 "or map)", cmd);
 }
 
 void
@@ -171,6 +179,7 @@ options_parse (struct options *o, int argc, char **argv)
   o->connections = 1;
   o->nodelay = true;
   o->structured = true;
+  o->extended = true;
   while ((c = getopt_long (argc, argv, "hqV", long_options, NULL)) != -1)
     parse_option (o, c);
   if (optind >= argc)

@@ -193,16 +193,6 @@ flush (struct conn *c)
   return 0;
 }
 
-void
-send_disconnect (int fd)
-{
-  struct nbd_request rq = { .magic = htobe32 (NBD_REQUEST_MAGIC),
-                            .type = htobe16 (NBD_CMD_DISC) };
-
-  /* Best effort: the data is already safe and the server may be gone. */
-  sb_write_full (fd, &rq, sizeof rq, 0);
-}
-
 int
 conn_run (struct conn *c)
 {
@@ -212,11 +202,13 @@ conn_run (struct conn *c)
     r = fill (c);
   if (r == 0)
     r = drain (c);
+  if (r == 0 && !atomic_load (&c->job->failed))
+    r = data_stream_end (c);
   if (r == 0 && c->job->opt->flush && !atomic_load (&c->job->failed) &&
       (c->job->info.eflags & NBD_FLAG_SEND_FLUSH))
     r = flush (c);
   if (r == 0)
-    send_disconnect (c->fd);
+    send_disconnect (c->fd, c->job->info.extended);
   ring_free (c);
   return r;
 }

@@ -48,6 +48,34 @@ note_mismatch (struct job *j, uint64_t offset)
     ;
 }
 
+/* Zeroes for the holes a stream skipped, up to offset UPTO of the range. */
+static int
+stream_catch_up (struct job *j, uint64_t upto)
+{
+  static const uint8_t zeroes[65536];
+
+  while (j->stream_pos < upto) {
+    uint64_t n = upto - j->stream_pos;
+    if (n > sizeof zeroes)
+      n = sizeof zeroes;
+    if (sb_write_full (j->file_fd, zeroes, (size_t) n, 0) == -1)
+      return job_fail (j, "writing %s: %m",
+                       j->file_fd == 1 ? "stdout" : j->opt->path);
+    j->stream_pos += n;
+  }
+  return 0;
+}
+
+int
+data_stream_end (struct conn *c)
+{
+  struct job *j = c->job;
+
+  if (j->sink != SINK_STREAM)
+    return 0;
+  return stream_catch_up (j, j->end - j->start);
+}
+
 int
 data_finish (struct conn *c, struct slot *s)
 {
@@ -61,9 +89,13 @@ data_finish (struct conn *c, struct slot *s)
       return job_fail (j, "writing %s: %m", j->opt->path);
     break;
   case SINK_STREAM:
+    /* One ordered connection: slots retire in offset order. */
+    if (stream_catch_up (j, s->offset - j->start) == -1)
+      return -1;
     if (sb_write_full (j->file_fd, s->buf, s->len, 0) == -1)
       return job_fail (j, "writing %s: %m",
                        j->file_fd == 1 ? "stdout" : j->opt->path);
+    j->stream_pos += s->len;
     break;
   case SINK_VERIFY:
     bad = sb_pattern_mismatch (s->buf, s->offset, s->len);

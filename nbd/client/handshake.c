@@ -134,21 +134,103 @@ refused (int fd, const char *name, struct opt_reply *r)
   return -1;
 }
 
+/* Ask for OPTION (STRUCTURED_REPLY or EXTENDED_HEADERS), which carries
+ * no data: *AGREED is set on ACK; a refusal just leaves it unset.
+ */
 static int
-negotiate_structured (int fd, struct export_info *info)
+negotiate_flag (int fd, uint32_t option, const char *what, bool *agreed)
 {
   struct opt_reply r;
 
-  if (send_option (fd, NBD_OPT_STRUCTURED_REPLY, NULL, 0) == -1 ||
-      recv_reply (fd, NBD_OPT_STRUCTURED_REPLY, &r) == -1)
+  if (send_option (fd, option, NULL, 0) == -1 ||
+      recv_reply (fd, option, &r) == -1)
     return -1;
-  if (r.type == NBD_REP_ACK)
-    info->structured = true;
+  if (r.type == NBD_REP_ACK && r.len == 0)
+    *agreed = true;
   else if (!NBD_REP_IS_ERR (r.type)) {
-    report_error ("protocol error: reply type %u to STRUCTURED_REPLY", r.type);
+    report_error ("protocol error: reply type %u to %s", r.type, what);
     return -1;
   }
   return 0;
+}
+
+/* Extended headers imply reply chunks; without them, structured replies. */
+static int
+negotiate_replies (int fd, const struct options *o, struct export_info *info)
+{
+  if (o->structured && o->extended &&
+      negotiate_flag (fd, NBD_OPT_EXTENDED_HEADERS, "EXTENDED_HEADERS",
+                      &info->extended) == -1)
+    return -1;
+  if (info->extended) {
+    info->structured = true;
+    return 0;
+  }
+  if (o->structured &&
+      negotiate_flag (fd, NBD_OPT_STRUCTURED_REPLY, "STRUCTURED_REPLY",
+                      &info->structured) == -1)
+    return -1;
+  return 0;
+}
+
+/* One NBD_REP_META_CONTEXT: base:allocation and its id, or some context
+ * we never asked for.
+ */
+static int
+meta_context (const struct opt_reply *r, struct export_info *info)
+{
+  size_t n = strlen (NBD_CONTEXT_BASE_ALLOCATION);
+
+  if (r->len != 4 + n ||
+      memcmp (r->data + 4, NBD_CONTEXT_BASE_ALLOCATION, n) != 0 ||
+      info->allocation) {
+    report_error ("protocol error: SET_META_CONTEXT answered with a "
+                  "context not asked for");
+    return -1;
+  }
+  info->allocation = true;
+  info->allocation_id = sb_get_be32 (r->data);
+  return 0;
+}
+
+/* SET_META_CONTEXT base:allocation for NAME.  A server without it (or
+ * refusing it) leaves info->allocation unset; that is no error here.
+ */
+static int
+negotiate_allocation (int fd, const char *name, struct export_info *info)
+{
+  uint8_t data[4 + NBD_MAX_STRING + 8 + sizeof NBD_CONTEXT_BASE_ALLOCATION];
+  uint32_t namelen = (uint32_t) strlen (name);
+  uint32_t qlen = (uint32_t) strlen (NBD_CONTEXT_BASE_ALLOCATION);
+  uint32_t be[3] = { htobe32 (namelen), htobe32 (1), htobe32 (qlen) };
+  size_t at = 0;
+  struct opt_reply r;
+
+  memcpy (data, &be[0], 4);
+  memcpy (data + 4, name, namelen);
+  at = 4 + namelen;
+  memcpy (data + at, &be[1], 4);
+  memcpy (data + at + 4, &be[2], 4);
+  memcpy (data + at + 8, NBD_CONTEXT_BASE_ALLOCATION, qlen);
+  if (send_option (fd, NBD_OPT_SET_META_CONTEXT, data,
+                   (uint32_t) (at + 8 + qlen)) == -1)
+    return -1;
+  for (;;) {
+    if (recv_reply (fd, NBD_OPT_SET_META_CONTEXT, &r) == -1)
+      return -1;
+    if (r.type == NBD_REP_ACK)
+      return 0;
+    if (NBD_REP_IS_ERR (r.type)) {
+      info->allocation = false;
+      return 0;
+    }
+    if (r.type != NBD_REP_META_CONTEXT || meta_context (&r, info) == -1) {
+      if (r.type != NBD_REP_META_CONTEXT)
+        report_error ("protocol error: reply type %u to SET_META_CONTEXT",
+                      r.type);
+      return -1;
+    }
+  }
 }
 
 static int
@@ -296,8 +378,15 @@ check_export (struct export_info *info)
   return 0;
 }
 
+/* The commands that use block status ask for base:allocation. */
+static bool
+wants_allocation (const struct options *o)
+{
+  return o->op == OP_MAP || o->op == OP_READ || o->op == OP_INFO;
+}
+
 int
-handshake (int fd, const char *name, bool want_structured,
+handshake (int fd, const char *name, const struct options *o,
            struct export_info *info)
 {
   uint16_t gflags;
@@ -313,11 +402,22 @@ handshake (int fd, const char *name, bool want_structured,
     report_error ("sending client flags: %m");
     return -1;
   }
-  if (want_structured && negotiate_structured (fd, info) == -1)
+  if (negotiate_replies (fd, o, info) == -1)
+    return -1;
+  if (info->structured && wants_allocation (o) &&
+      negotiate_allocation (fd, name, info) == -1)
     return -1;
   r = negotiate_go (fd, name, info);
-  if (r == 0)
+  /* After extended headers EXPORT_NAME is forbidden, and GO a must. */
+  if (r == 0 && info->extended) {
+    report_error ("protocol error: NBD_OPT_GO unsupported after extended "
+                  "headers were agreed");
+    return -1;
+  }
+  if (r == 0) {
+    info->allocation = false;
     r = negotiate_export_name (fd, name, gflags & NBD_FLAG_NO_ZEROES, info);
+  }
   if (r == -1)
     return -1;
   return check_export (info);

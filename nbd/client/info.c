@@ -63,8 +63,11 @@ print_json (const char *name, const struct export_info *info)
   printf (", \"size\": %llu, \"flags\": %u, \"flag_names\": [",
           (unsigned long long) info->size, info->eflags);
   print_flags (info->eflags, ", ", "\"");
-  printf ("], \"structured_replies\": %s, \"negotiation\": \"%s\"",
+  printf ("], \"structured_replies\": %s, \"extended_headers\": %s, "
+          "\"base_allocation\": %s, \"negotiation\": \"%s\"",
           info->structured ? "true" : "false",
+          info->extended ? "true" : "false",
+          info->allocation ? "true" : "false",
           info->used_go ? "go" : "export_name");
   if (info->have_block_size)
     printf (", \"block_size\": {\"minimum\": %u, \"preferred\": %u, "
@@ -83,6 +86,8 @@ print_text (const char *name, const struct export_info *info)
     putchar (' ');
   print_flags (info->eflags, " ", "");
   printf ("\nstructured replies: %s\n", info->structured ? "yes" : "no");
+  printf ("extended headers: %s\n", info->extended ? "yes" : "no");
+  printf ("base:allocation: %s\n", info->allocation ? "yes" : "no");
   printf ("negotiation: %s\n", info->used_go ? "NBD_OPT_GO"
           : "NBD_OPT_EXPORT_NAME");
   if (info->have_block_size)

@@ -56,6 +56,31 @@ job_stop (struct job *j, const char *fmt, ...)
   va_end (ap);
 }
 
+/* The next piece of the planned data extents, in offset order. */
+static bool
+take_planned (struct job *j, uint64_t *offset, uint32_t *len)
+{
+  struct data_extent *e;
+  uint64_t left;
+  bool found;
+
+  pthread_mutex_lock (&j->data_lock);
+  while (j->data_next < j->ndata && j->data_off == j->data[j->data_next].len) {
+    j->data_next++;
+    j->data_off = 0;
+  }
+  found = j->data_next < j->ndata;
+  if (found) {
+    e = &j->data[j->data_next];
+    left = e->len - j->data_off;
+    *offset = e->off + j->data_off;
+    *len = left < j->request_size ? (uint32_t) left : j->request_size;
+    j->data_off += *len;
+  }
+  pthread_mutex_unlock (&j->data_lock);
+  return found;
+}
+
 bool
 job_take (struct job *j, uint64_t *offset, uint32_t *len)
 {
@@ -63,6 +88,8 @@ job_take (struct job *j, uint64_t *offset, uint32_t *len)
 
   if (atomic_load (&j->failed))
     return false;
+  if (j->planned)
+    return take_planned (j, offset, len);
   /* Both fit easily: end <= INT64_MAX and the sum grows by at most
    * request_size per call per connection beyond it.
    */

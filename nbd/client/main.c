@@ -158,10 +158,11 @@ connect_more (struct job *j, const struct sb_nbd_uri *uri)
 
     j->fds[i] = client_connect (uri, j->opt->nodelay);
     if (j->fds[i] == -1 ||
-        handshake (j->fds[i], uri->name, j->opt->structured, &info) == -1)
+        handshake (j->fds[i], uri->name, j->opt, &info) == -1)
       return -1;
     if (info.size != j->info.size || info.eflags != j->info.eflags ||
-        info.structured != j->info.structured) {
+        info.structured != j->info.structured ||
+        info.extended != j->info.extended) {
       report_error ("connection %u negotiated a different export", i + 1);
       return -1;
     }
@@ -221,15 +222,21 @@ transfer (struct job *j, const struct sb_nbd_uri *uri, int fd)
   for (unsigned i = 1; i < j->connections; i++)
     j->fds[i] = -1;
   j->fds[0] = fd;
+  if (j->opt->op == OP_MAP) {
+    r = map_print (j) == 0 ? 0 : 1;
+    goto out;
+  }
   if (connect_more (j, uri) == -1)
     goto out;
   t0 = now ();
-  if (j->opt->progress && progress_start (j) == -1)
+  if ((j->opt->op == OP_READ && sparse_plan (j) == -1) ||
+      (j->opt->progress && progress_start (j) == -1))
     goto out;
   r = job_run (j) == 0 ? 0 : 1;
   progress_stop ();
   seconds = now () - t0;
   close_all (j, fd);
+  free (j->data);
   if (finish (j) != 0)
     r = 1;
   if (r == 0)
@@ -237,6 +244,7 @@ transfer (struct job *j, const struct sb_nbd_uri *uri, int fd)
   return r;
  out:
   close_all (j, fd);
+  free (j->data);
   if (j->file_fd > 2)
     close (j->file_fd);
   return r;
@@ -250,14 +258,14 @@ run (struct job *j, const struct sb_nbd_uri *uri)
 
   if (fd == -1)
     return 1;
-  if (handshake (fd, uri->name, j->opt->structured, &j->info) == -1) {
+  if (handshake (fd, uri->name, j->opt, &j->info) == -1) {
     close (fd);
     return 1;
   }
   if (j->opt->op != OP_INFO)
     return transfer (j, uri, fd);
   info_print (uri->name, &j->info, j->opt->json);
-  send_disconnect (fd);
+  send_disconnect (fd, j->info.extended);
   close (fd);
   return fflush (stdout) == 0 ? 0 : 1;
 }

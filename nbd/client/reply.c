@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "be-bytes.h"
 #include "client.h"
 #include "full-io.h"
 #include "nbd-protocol.h"
@@ -24,6 +25,7 @@ command_name (uint16_t type)
   case NBD_CMD_READ: return "read";
   case NBD_CMD_WRITE: return "write";
   case NBD_CMD_FLUSH: return "flush";
+  case NBD_CMD_BLOCK_STATUS: return "block status";
   default: return "request";
   }
 }
@@ -90,6 +92,9 @@ simple_reply (struct conn *c, const struct nbd_simple_reply *h,
     return unknown_cookie (c, cookie);
   if (error != NBD_SUCCESS)
     server_error (c, s, error, NULL);
+  else if (s->type == NBD_CMD_BLOCK_STATUS)
+    return job_fail (c->job, "protocol error: simple reply to a block "
+                     "status request");
   else if (s->type == NBD_CMD_READ) {
     if (s->got != 0)
       return job_fail (c->job, "protocol error: simple reply after "
@@ -181,6 +186,69 @@ error_chunk (struct conn *c, struct slot *s, uint32_t length)
   return 0;
 }
 
+/* Descriptors read and handed on at a time. */
+#define STATUS_BATCH 256
+
+/* Hand N descriptors at P to the connection's extent function.  The
+ * lengths so far must stay short of the request's: only the last may
+ * reach past it.
+ */
+static int
+status_descriptors (struct conn *c, struct slot *s, const uint8_t *p,
+                    unsigned n, uint64_t *covered)
+{
+  bool ext = c->job->info.extended;
+  unsigned i;
+
+  for (i = 0; i < n; i++, p += ext ? 16 : 8) {
+    uint64_t len = ext ? sb_get_be64 (p) : sb_get_be32 (p);
+    uint32_t flags = (uint32_t) (ext ? sb_get_be64 (p + 8) : sb_get_be32 (p + 4));
+
+    if (len == 0 || *covered >= s->status_len)
+      return job_fail (c->job, "protocol error: block status descriptor "
+                       "%s at offset %llu", len == 0 ? "of length 0"
+                       : "past the requested range",
+                       (unsigned long long) (s->offset + *covered));
+    c->on_extent (c->extent_opaque, len, flags);
+    *covered += len;
+  }
+  return 0;
+}
+
+/* BLOCK_STATUS (compact descriptors) or BLOCK_STATUS_EXT (with a count):
+ * one chunk for our one context, in the style negotiated.
+ */
+static int
+status_chunk (struct conn *c, struct slot *s, uint16_t type, uint32_t length)
+{
+  bool ext = type == NBD_REPLY_TYPE_BLOCK_STATUS_EXT;
+  uint32_t head = ext ? 8 : 4, size = ext ? 16 : 8, n, got;
+  uint8_t buf[STATUS_BATCH * 16];
+  uint64_t covered = 0;
+
+  if (s->type != NBD_CMD_BLOCK_STATUS || ext != c->job->info.extended ||
+      s->got != 0 || length < head + size || (length - head) % size != 0 ||
+      (length - head) / size > NBD_MAX_BLOCK_DESCRIPTORS)
+    return job_fail (c->job, "protocol error: block status chunk type %u "
+                     "of %u bytes", type, length);
+  n = (length - head) / size;
+  if (recv_part (c, buf, head, true) == -1)
+    return -1;
+  if (sb_get_be32 (buf) != c->job->info.allocation_id ||
+      (ext && sb_get_be32 (buf + 4) != n))
+    return job_fail (c->job, "protocol error: block status for context %u "
+                     "(%u descriptors announced, %u sent)", sb_get_be32 (buf),
+                     ext ? sb_get_be32 (buf + 4) : n, n);
+  for (; n > 0; n -= got) {
+    got = n < STATUS_BATCH ? n : STATUS_BATCH;
+    if (recv_part (c, buf, (size_t) got * size, true) == -1 ||
+        status_descriptors (c, s, buf, got, &covered) == -1)
+      return -1;
+  }
+  s->got = 1;
+  return 0;
+}
+
 static int
 chunk_body (struct conn *c, struct slot *s, uint16_t type, uint32_t length)
 {
@@ -189,6 +257,9 @@ chunk_body (struct conn *c, struct slot *s, uint16_t type, uint32_t length)
     return offset_data (c, s, length);
   case NBD_REPLY_TYPE_OFFSET_HOLE:
     return offset_hole (c, s, length);
+  case NBD_REPLY_TYPE_BLOCK_STATUS:
+  case NBD_REPLY_TYPE_BLOCK_STATUS_EXT:
+    return status_chunk (c, s, type, length);
   case NBD_REPLY_TYPE_NONE:
     if (length != 0)
       return job_fail (c->job, "protocol error: NONE chunk with payload");
@@ -199,6 +270,25 @@ chunk_body (struct conn *c, struct slot *s, uint16_t type, uint32_t length)
     return job_fail (c->job, "protocol error: unexpected chunk type %u",
                      type);
   }
+}
+
+/* The chunk just handled said DONE: S is complete, if it is whole. */
+static int
+chunk_done (struct conn *c, struct slot *s, uint16_t flags,
+            struct slot **done)
+{
+  if (!(flags & NBD_REPLY_FLAG_DONE))
+    return 0;
+  if (s->type == NBD_CMD_READ && !s->failed && s->got != s->len)
+    return job_fail (c->job, "protocol error: server sent %u of %u bytes "
+                     "at offset %llu", s->got, s->len,
+                     (unsigned long long) s->offset);
+  if (s->type == NBD_CMD_BLOCK_STATUS && !s->failed && s->got == 0)
+    return job_fail (c->job, "protocol error: block status at offset %llu "
+                     "answered without extents",
+                     (unsigned long long) s->offset);
+  *done = s;
+  return 0;
 }
 
 static int
@@ -218,14 +308,37 @@ structured_reply (struct conn *c, const struct nbd_simple_reply *start,
     return unknown_cookie (c, be64toh (h.cookie));
   if (chunk_body (c, s, be16toh (h.type), be32toh (h.length)) == -1)
     return -1;
-  if (be16toh (h.flags) & NBD_REPLY_FLAG_DONE) {
-    if (s->type == NBD_CMD_READ && !s->failed && s->got != s->len)
-      return job_fail (c->job, "protocol error: server sent %u of %u bytes "
-                       "at offset %llu", s->got, s->len,
-                       (unsigned long long) s->offset);
-    *done = s;
-  }
-  return 0;
+  return chunk_done (c, s, be16toh (h.flags), done);
+}
+
+/* With extended headers every reply is a 32-byte chunk header that
+ * repeats the request's offset; no payload we take reaches 4 GiB.
+ */
+static int
+extended_reply (struct conn *c, struct slot **done)
+{
+  struct nbd_extended_reply h;
+  struct slot *s;
+  uint64_t length;
+
+  if (recv_part (c, &h, sizeof h, false) == -1)
+    return -1;
+  if (be32toh (h.magic) != NBD_EXTENDED_REPLY_MAGIC)
+    return job_fail (c->job, "protocol error: bad reply magic 0x%08x "
+                     "(extended headers were agreed)", be32toh (h.magic));
+  s = lookup (c, be64toh (h.cookie));
+  if (s == NULL)
+    return unknown_cookie (c, be64toh (h.cookie));
+  length = be64toh (h.length);
+  if (be64toh (h.offset) != s->offset || length > UINT32_MAX)
+    return job_fail (c->job, "protocol error: extended reply with offset "
+                     "%llu and length %llu to a request at %llu",
+                     (unsigned long long) be64toh (h.offset),
+                     (unsigned long long) length,
+                     (unsigned long long) s->offset);
+  if (chunk_body (c, s, be16toh (h.type), (uint32_t) length) == -1)
+    return -1;
+  return chunk_done (c, s, be16toh (h.flags), done);
 }
 
 int
@@ -235,6 +348,8 @@ reply_receive (struct conn *c, struct slot **done)
   uint32_t magic;
 
   *done = NULL;
+  if (c->job->info.extended)
+    return extended_reply (c, done);
   /* A simple reply header is a prefix of a structured one: read that
    * much, then the rest only if the magic says so.
    */

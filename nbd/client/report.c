@@ -55,6 +55,19 @@ json_stream (const struct job *j)
   return j->sink == SINK_STREAM && j->file_fd == 1 ? stderr : stdout;
 }
 
+/* Holes count as done (the output has them) but were never read. */
+static const char *
+holes_note (const struct job *j)
+{
+  static char note[64];
+
+  if (j->hole_bytes == 0)
+    return "";
+  snprintf (note, sizeof note, ", %llu bytes of holes not read",
+            (unsigned long long) j->hole_bytes);
+  return note;
+}
+
 void
 report_summary (const struct job *j, double seconds)
 {
@@ -67,20 +80,23 @@ report_summary (const struct job *j, double seconds)
              "{\"operation\": \"%s\", \"bytes\": %llu, \"seconds\": %.6f, "
              "\"bytes_per_second\": %.0f, \"gib_per_second\": %.4f, "
              "\"requests\": %llu, \"connections\": %u, \"queue_depth\": %u, "
-             "\"request_size\": %u, \"structured_replies\": %s}\n",
+             "\"request_size\": %u, \"structured_replies\": %s, "
+             "\"extended_headers\": %s, \"hole_bytes\": %llu}\n",
              operation_name (j->opt->op), (unsigned long long) bytes, seconds,
              rate, rate / GIB, (unsigned long long) requests, j->connections,
              j->opt->queue_depth, j->request_size,
-             j->info.structured ? "true" : "false");
+             j->info.structured ? "true" : "false",
+             j->info.extended ? "true" : "false",
+             (unsigned long long) j->hole_bytes);
     return;
   }
   if (j->opt->quiet)
     return;
   fprintf (stderr, "%s: %s %llu bytes in %.3f s: %.2f GiB/s "
            "(%llu requests, %u connection%s, queue depth %u, "
-           "request size %u)\n", PROGRAM, operation_name (j->opt->op),
+           "request size %u%s)\n", PROGRAM, operation_name (j->opt->op),
            (unsigned long long) bytes, seconds, rate / GIB,
            (unsigned long long) requests, j->connections,
            j->connections == 1 ? "" : "s", j->opt->queue_depth,
-           j->request_size);
+           j->request_size, holes_note (j));
 }
