@@ -105,7 +105,7 @@ traffic (bool structured, bool extended)
   for (i = 0; i < 2; i++) {
     m.n = 0;
     if (extended) {
-      put_request_ext (&m, 0, NBD_CMD_WRITE, 1, 300);
+      put_request_ext (&m, NBD_CMD_FLAG_PAYLOAD_LEN, NBD_CMD_WRITE, 1, 300);
       put_fill (&m, 300, 0x25);
       put_request_ext (&m, 0, NBD_CMD_READ, 2, 200);
     }
@@ -140,6 +140,43 @@ traffic (bool structured, bool extended)
   else
     put_request (&m, NBD_CMD_FLUSH, 3, 0);
   c2s (&m);
+}
+
+/* base:allocation selected, then a block status and a sparse READ:
+ * a status chunk, and hole, data and hole chunks.
+ */
+static void
+block_status (bool extended)
+{
+  static struct bytes m;
+  uint64_t off = htobe64 (4096);
+
+  m.n = 0; put_meta_option (&m, NBD_OPT_SET_META_CONTEXT); c2s (&m);
+  m.n = 0; put_meta_reply (&m, NBD_OPT_SET_META_CONTEXT, 1);
+  put_opt_reply (&m, NBD_OPT_SET_META_CONTEXT, NBD_REP_ACK, 0);
+  s2c (&m);
+  m.n = 0;
+  if (extended) {
+    put_request_ext (&m, NBD_CMD_FLAG_REQ_ONE, NBD_CMD_BLOCK_STATUS, 4,
+                     UINT64_C(1) << 33);
+    put_request_ext (&m, 0, NBD_CMD_READ, 5, 12288);
+  }
+  else {
+    put_request (&m, NBD_CMD_BLOCK_STATUS, 4, 1 << 20);
+    put_request (&m, NBD_CMD_READ, 5, 12288);
+  }
+  c2s (&m);
+  m.n = 0;
+  put_block_status (&m, extended, 4, 5);
+  put_hole (&m, extended, 0, 5, 0, 4096);
+  if (extended)
+    put_ext_reply (&m, 0, NBD_REPLY_TYPE_OFFSET_DATA, 5, 8 + 4096);
+  else
+    put_chunk (&m, 0, NBD_REPLY_TYPE_OFFSET_DATA, 5, 8 + 4096);
+  put (&m, &off, sizeof off);
+  put_fill (&m, 4096, 0x5b);
+  put_hole (&m, extended, NBD_REPLY_FLAG_DONE, 5, 8192, 4096);
+  s2c (&m);
 }
 
 static void
@@ -179,6 +216,10 @@ main (int argc, char **argv)
       handshake (true, false); traffic (true, false);
       save (argv[1], "structured");
       handshake (true, true); traffic (true, true); save (argv[1], "extended");
+      handshake (true, false); block_status (false); traffic (true, false);
+      save (argv[1], "block-status");
+      handshake (true, true); block_status (true); traffic (true, true);
+      save (argv[1], "block-status-extended");
       export_name (false); traffic (false, false);
       save (argv[1], "export-name");
       export_name (true); traffic (false, false);

@@ -9,8 +9,10 @@ Constants come from nbd/nbd-protocol.h via tests/robust-rawnbd.py.
 import importlib.util
 import os
 import struct
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))  # nbdproto, beside robust-rawnbd
 spec = importlib.util.spec_from_file_location(
     "rawnbd", os.path.join(HERE, "..", "robust-rawnbd.py"))
 rawnbd = importlib.util.module_from_spec(spec)
@@ -51,7 +53,49 @@ def requests():
             + req("DISC", 0, 0, cookie=8))
 
 
+def meta(num, queries, name=NAME):
+    return opt(num, struct.pack(">I", len(name)) + name
+               + struct.pack(">I", len(queries))
+               + b"".join(struct.pack(">I", len(q)) + q for q in queries))
+
+
+def req_ext(cmd, off, length, fl=0, cookie=1):
+    payload = length if cmd == "WRITE" or fl & C["NBD_CMD_FLAG_PAYLOAD_LEN"] else 0
+    if cmd == "WRITE":
+        fl |= C["NBD_CMD_FLAG_PAYLOAD_LEN"]
+    return (struct.pack(">IHHQQQ", C["NBD_EXTENDED_REQUEST_MAGIC"], fl,
+                        C["NBD_CMD_" + cmd], cookie, off, length)
+            + bytes([0x5a]) * payload)
+
+
+def status_requests(ext):
+    r = req_ext if ext else req
+    one = C["NBD_CMD_FLAG_REQ_ONE"]
+    return (r("WRITE", 8192, 4096, cookie=1) + r("BLOCK_STATUS", 0, 1048576, cookie=2)
+            + r("BLOCK_STATUS", 4096, 65536, one, 3) + r("READ", 0, 65536, cookie=4)
+            + r("READ", 0, 65536, C["NBD_CMD_FLAG_DF"], 5)
+            + r("TRIM", 8192, 4096, cookie=6) + r("BLOCK_STATUS", 0, 0, cookie=7)
+            + r("BLOCK_STATUS", 1048576, 1, cookie=8) + r("DISC", 0, 0, cookie=9))
+
+
+ALLOC = b"base:allocation"
+
 SEEDS = {
+    "meta-structured": b"\x00" + flags() + opt(C["NBD_OPT_STRUCTURED_REPLY"])
+    + meta(C["NBD_OPT_LIST_META_CONTEXT"], [])
+    + meta(C["NBD_OPT_LIST_META_CONTEXT"], [b"base:", b"x-a:b"])
+    + meta(C["NBD_OPT_SET_META_CONTEXT"], [ALLOC, b"base:"])
+    + go() + status_requests(False),
+    "meta-extended": b"\x00" + flags() + opt(C["NBD_OPT_EXTENDED_HEADERS"])
+    + meta(C["NBD_OPT_SET_META_CONTEXT"], [ALLOC])
+    + go() + status_requests(True)
+    + req_ext("READ", 0, 512, C["NBD_CMD_FLAG_PAYLOAD_LEN"], 10),
+    "meta-malformed": b"\x00" + flags()
+    + meta(C["NBD_OPT_SET_META_CONTEXT"], [ALLOC])
+    + opt(C["NBD_OPT_LIST_META_CONTEXT"], struct.pack(">II", 0, 3) + b"\0\0\0\xff")
+    + meta(C["NBD_OPT_LIST_META_CONTEXT"], [ALLOC], b"nope")
+    + opt(C["NBD_OPT_EXTENDED_HEADERS"]) + opt(C["NBD_OPT_STRUCTURED_REPLY"])
+    + go() + req_ext("BLOCK_STATUS", 0, 4096),
     "go-structured": b"\x00" + flags() + opt(C["NBD_OPT_STRUCTURED_REPLY"])
     + go(infos=(C["NBD_INFO_BLOCK_SIZE"], C["NBD_INFO_NAME"])) + requests(),
     "go-simple-pattern": b"\x02" + flags() + go() + requests(),
