@@ -39,16 +39,6 @@ render_man () {
   assert_output ""
 }
 
-@test "the man page documents every option of run" {
-  requires groff
-  local page opt
-  page=$(render_man)
-  for opt in $("$SOCKBOOST" run --help | grep -o -- '--[a-z-]*' | sort -u); do
-    [ "$opt" = "--" ] && continue
-    grep -qF -- "$opt" <<<"$page" || fail "option $opt is not in sockboost(1)"
-  done
-}
-
 @test "the man page documents every variable the library reads" {
   requires groff
   local page var vars
