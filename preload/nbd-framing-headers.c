@@ -176,11 +176,12 @@ done_request (struct sb_framing_ctx *c, bool ext)
   uint64_t cookie = sb_get_be64 (FIELD (h, struct nbd_request, cookie));
   uint64_t len = ext ? sb_get_be64 (FIELD (h, struct nbd_request_ext, count))
     : sb_get_be32 (FIELD (h, struct nbd_request, count));
-  /* Extended requests carry a payload exactly when the flag says so
-   * (a WRITE without it has none); compact ones only for a WRITE.
+  /* A WRITE always carries its data: QEMU (11 at least) sends extended
+   * WRITEs without PAYLOAD_LEN, and its server and ours read the payload
+   * all the same.  Other extended requests carry one if the flag says so.
    */
-  bool data = ext ? (flags & NBD_CMD_FLAG_PAYLOAD_LEN) != 0
-    : type == NBD_CMD_WRITE;
+  bool data = type == NBD_CMD_WRITE ||
+    (ext && (flags & NBD_CMD_FLAG_PAYLOAD_LEN));
   uint8_t off = SB_FRAMING_ON;
 
   if ((data || type == NBD_CMD_READ) && len > MAX_PAYLOAD)

@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # NBD_OPT_EXTENDED_HEADERS: 32-byte requests and replies (each reply
 # echoing its request's offset, success as a NONE chunk, never a simple
-# reply), 64-bit effect lengths, payloads only where PAYLOAD_LEN says so
-# (eaten and refused where a command takes none, a hang-up past the
-# maximum); STRUCTURED_REPLY cannot undo it, EXPORT_NAME cannot follow it.
+# reply), 64-bit effect lengths, a WRITE's data with or without
+# PAYLOAD_LEN, other payloads only where PAYLOAD_LEN says so (eaten and
+# refused where a command takes none, a hang-up past the maximum); STRUCTURED_REPLY cannot undo it, EXPORT_NAME cannot follow it.
 # The server goes on serving others throughout.
 # bats file_tags=sanitize
 

@@ -65,9 +65,6 @@ check_request (const struct conn *c, const struct request *r)
 
   if (!is_known (r->type) || (r->flags & ~allowed_flags (c, r->type)) != 0)
     return NBD_EINVAL;
-  /* With extended headers a WRITE says that its length is a payload. */
-  if (c->extended && r->type == NBD_CMD_WRITE && r->payload == 0)
-    return NBD_EINVAL;
   if (r->type == NBD_CMD_FLUSH)
     return 0;
   if (r->type == NBD_CMD_BLOCK_STATUS && !c->meta_allocation)
@@ -262,18 +259,21 @@ recv_request (struct conn *c, struct request *r)
   return 0;
 }
 
-/* How many payload bytes follow R's header: a WRITE's in compact style;
- * with extended headers, whatever NBD_CMD_FLAG_PAYLOAD_LEN announces,
- * which past NBD_MAX_PAYLOAD is a reason to hang up (-1).
+/* How many payload bytes follow R's header: a WRITE's data; with
+ * extended headers also whatever NBD_CMD_FLAG_PAYLOAD_LEN announces,
+ * which past NBD_MAX_PAYLOAD is a reason to hang up (-1).  The spec has
+ * an extended WRITE say PAYLOAD_LEN, but QEMU's client does not, and a
+ * WRITE has its data whatever the flag says (QEMU's server reads it so).
  */
 static int
 payload_length (struct conn *c, struct request *r)
 {
-  if (!c->extended) {
-    r->payload = r->type == NBD_CMD_WRITE ? r->len : 0;
+  bool has = r->type == NBD_CMD_WRITE
+    || (c->extended && (r->flags & NBD_CMD_FLAG_PAYLOAD_LEN));
+
+  r->payload = has ? r->len : 0;
+  if (!c->extended)
     return 0;
-  }
-  r->payload = r->flags & NBD_CMD_FLAG_PAYLOAD_LEN ? r->len : 0;
   if (r->payload > NBD_MAX_PAYLOAD) {
     conn_log (c, "payload of %llu bytes announced",
               (unsigned long long) r->payload);

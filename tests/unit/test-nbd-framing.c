@@ -266,6 +266,11 @@ test_extended (void)
     fresh (&s, server);
     handshake_go (&s, false, true);
     b.n = 0;
+    put_request_ext (&b, 0, NBD_CMD_WRITE, 9, 100);
+    TAP_OK (server || wants (&s, b.b, b.n),
+            "%s: an extended WRITE without PAYLOAD_LEN (QEMU's) has its data",
+            who (&s));
+    b.n = 0;
     put_request_ext (&b, NBD_CMD_FLAG_PAYLOAD_LEN, NBD_CMD_WRITE, 1, 2000);
     TAP_OK (server || wants (&s, b.b, b.n),
             "%s: extended WRITE header alone wants more", who (&s));
@@ -319,15 +324,14 @@ test_block_status (void)
         put_request_ext (&b, NBD_CMD_FLAG_REQ_ONE, NBD_CMD_BLOCK_STATUS, 1,
                          UINT64_C(1) << 40);
         put_request_ext (&b, 0, NBD_CMD_READ, 2, 12288);
-        put_request_ext (&b, 0, NBD_CMD_WRITE, 3, 4096);
       }
       else {
         put_request (&b, NBD_CMD_BLOCK_STATUS, 1, 1 << 30);
         put_request (&b, NBD_CMD_READ, 2, 12288);
       }
       TAP_OK (server || !wants (&s, b.b, b.n),
-              "%s %s: block status, read (and an extended WRITE without "
-              "PAYLOAD_LEN, refused) carry no payload", style, who (&s));
+              "%s %s: block status and read carry no payload", style,
+              who (&s));
       c2s (&s, &b);
       b.n = 0;
       put_block_status (&b, ext, 1, 1000);
@@ -344,11 +348,6 @@ test_block_status (void)
       put (&b, &off, sizeof off);
       put_fill (&b, 4096, 0x77);
       put_hole (&b, ext, NBD_REPLY_FLAG_DONE, 2, 8192, 4096);
-      if (ext) {
-        put_ext_reply (&b, NBD_REPLY_FLAG_DONE, NBD_REPLY_TYPE_ERROR, 3, 6);
-        put_u32 (&b, NBD_EINVAL);
-        put_fill (&b, 2, 0);
-      }
       TAP_OK (!server || !wants (&s, b.b, b.n),
               "%s %s: hole, data and hole chunks end at a boundary", style,
               who (&s));
