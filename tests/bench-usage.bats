@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# `sockboost bench` with bad arguments prints its usage and exits 2,
-# before running anything.
+# `sockboost bench` with bad arguments prints one error line and a Try
+# line and exits 2, before running anything.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -9,7 +9,8 @@ bats_require_minimum_version 1.5.0
 bench_rejects () {
   run --separate-stderr "$SB_ROOT/tools/bench" --out "$BATS_TEST_TMPDIR/out" "$@"
   assert_equal "$status" 2
-  [[ $stderr == *usage:* ]] || fail "no usage on stderr: $stderr"
+  [[ $stderr == *$'\n'"Try 'sockboost bench --help'." ]] || fail "no Try line on stderr: $stderr"
+  [ "$(wc -l <<<"$stderr")" -eq 2 ] || fail "not one error line and one Try line: $stderr"
   [ ! -e "$BATS_TEST_TMPDIR/out" ] || fail "it started to run"
 }
 

@@ -4,15 +4,17 @@
 bats_require_minimum_version 1.5.0
 load helpers
 
-# Run sockboost ARGS...; expect the error line MESSAGE and the hint for
-# HELP (e.g. "run --help"), nothing else.
+# Run sockboost ARGS...; expect the error line "sockboost: MESSAGE" (or
+# MESSAGE as it is, when it starts with "sockboost") and the hint for HELP
+# (e.g. "run --help"), nothing else.
 assert_usage_error () {
   local message=$1 help=$2
   shift 2
+  [[ $message == sockboost* ]] || message="sockboost: $message"
   run --separate-stderr "$SOCKBOOST" "$@"
   assert_equal "$status" 2
   assert_equal "$output" ""
-  assert_equal "$stderr" "sockboost: $message"$'\n'"Try 'sockboost $help'."
+  assert_equal "$stderr" "$message"$'\n'"Try 'sockboost $help'."
 }
 
 @test "the overview's usage errors point at sockboost --help" {
@@ -39,3 +41,17 @@ assert_usage_error () {
   assert_usage_error "status: unknown option '--frobnicate'" "status --help" status --frobnicate 1
 }
 
+@test "bench's usage errors point at sockboost bench --help" {
+  requires python3
+  assert_usage_error "sockboost bench: unrecognized arguments: --frobnicate" "bench --help" \
+    bench --frobnicate
+  assert_usage_error "sockboost bench: argument --repeat: not a positive integer: '0'" \
+    "bench --help" bench --repeat 0
+}
+
+@test "attach's usage errors point at sockboost attach --help" {
+  export SOCKBOOST_ATTACH_HELPER=$SB_BUILD/tools/sb-attach
+  assert_usage_error "sockboost attach: unknown option '--frobnicate'" "attach --help" \
+    attach --frobnicate 1
+  assert_usage_error "sockboost attach: no process id given" "attach --help" attach
+}
