@@ -8,10 +8,13 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "config.h"
+#include "escape.h"
 #include "log.h"
 #include "parse-size.h"
 #include "real.h"
@@ -70,7 +73,7 @@ parse_sndbuf (struct parse_state *s, struct sb_config *c)
     c->sndbuf = size;
   else
     warn (s, "SOCKBOOST_SNDBUF", v,
-          "a size such as 2M or 4194304 (at most 1G), or 0/off");
+          "a size such as 2M or 4194304 (K, M or G; at most 1G), or 0/off");
 }
 
 static const char *const bool_words[] = { "0", "1", "off", "on", "no", "yes",
@@ -78,7 +81,8 @@ static const char *const bool_words[] = { "0", "1", "off", "on", "no", "yes",
 static const int bool_values[] = { 0, 1, 0, 1, 0, 1 };
 
 int
-sb_config_parse (struct sb_config *c, const char *(*lookup) (const char *),
+sb_config_parse (struct sb_config *c, int secure,
+                 const char *(*lookup) (const char *),
                  struct sb_config_warning w[SB_CONFIG_MAX_WARNINGS])
 {
   static const char *const force_words[] = { "auto", "on", "off", NULL };
@@ -95,6 +99,11 @@ sb_config_parse (struct sb_config *c, const char *(*lookup) (const char *),
 
   *c = (struct sb_config) { .sndbuf = SB_SNDBUF_DEFAULT, .nodelay = 1,
                             .cork = 1, .debug = SB_LOG_WARN, .wmem_max = -1 };
+  if (secure) {
+    c->secure = 1;
+    c->debug = SB_LOG_SILENT;
+    return 0;
+  }
   parse_sndbuf (&s, c);
   parse_choice (&s, "SOCKBOOST_FORCE", force_words, force_values, &force,
                 "auto, on or off");
@@ -112,7 +121,39 @@ sb_config_parse (struct sb_config *c, const char *(*lookup) (const char *),
   c->scope = (enum sb_scope) scope;
   log_file = lookup ("SOCKBOOST_LOG_FILE");
   c->log_file = log_file && *log_file ? log_file : NULL;
+  c->watch_calls = c->stats || c->debug >= SB_LOG_TRACE;
   return s.nw;
+}
+
+const char *
+sb_config_warning_text (const struct sb_config_warning *w, char *buf,
+                        size_t size)
+{
+  char value[256];
+
+  snprintf (buf, size, "ignoring %s='%s': expected %s; using the default",
+            w->name, sb_escape_str (value, sizeof value, w->value),
+            w->expected);
+  return buf;
+}
+
+const char *
+sb_config_describe (const struct sb_config *c, char *buf, size_t size)
+{
+  static const char *const force_names[] = { "auto", "on", "off" };
+  char log_file[256];
+
+  snprintf (buf, size, "settings: sndbuf %llu, force %s, nodelay %d, "
+            "cork %s, scope %s, stats %d, debug %d, log %s%s%s; "
+            "net.core.wmem_max %ld",
+            (unsigned long long) c->sndbuf, force_names[c->force],
+            c->nodelay, c->cork ? "auto" : "off",
+            c->scope == SB_SCOPE_NBD ? "nbd" : "all", c->stats, c->debug,
+            c->log_file ? "'" : "",
+            c->log_file ? sb_escape_str (log_file, sizeof log_file,
+                                         c->log_file) : "stderr",
+            c->log_file ? "'" : "", c->wmem_max);
+  return buf;
 }
 
 /* net.core.wmem_max, read with plain syscalls (no stdio in the library). */
@@ -142,6 +183,16 @@ lookup_env (const char *name)
   return getenv (name);
 }
 
+/* Secure execution (setuid, setgid, file capabilities, also when loaded
+ * from /etc/ld.so.preload): the environment belongs to a less privileged
+ * user, so none of it is read.
+ */
+static int
+secure_execution (void)
+{
+  return getauxval (AT_SECURE) != 0;
+}
+
 static struct sb_config config;
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
 /* Set once CONFIG is filled: later calls skip pthread_once (hot path). */
@@ -153,13 +204,16 @@ load_config (void)
   struct sb_config_warning w[SB_CONFIG_MAX_WARNINGS];
   int saved = errno, n;
 
+  char text[512];
+
   sb_real_bind ();
-  n = sb_config_parse (&config, lookup_env, w);
+  n = sb_config_parse (&config, secure_execution (), lookup_env, w);
   sb_log_setup (config.debug, config.log_file);
   for (int i = 0; i < n; i++)
-    sb_log (SB_LOG_WARN, "ignoring %s='%s': expected %s; using the default",
-            w[i].name, w[i].value, w[i].expected);
+    sb_log (SB_LOG_WARN, "%s",
+            sb_config_warning_text (&w[i], text, sizeof text));
   config.wmem_max = read_wmem_max ();
+  sb_log (SB_LOG_INFO, "%s", sb_config_describe (&config, text, sizeof text));
   atomic_store_explicit (&config_loaded, true, memory_order_release);
   errno = saved;
 }

@@ -3,6 +3,7 @@
  * locked only around pure framing calls, never across the system call, so
  * a thread blocked sending never holds up one receiving on the same socket.
  */
+#include <errno.h>
 #include <sys/socket.h>
 
 #include "config.h"
@@ -11,6 +12,7 @@
 #include "log.h"
 #include "slots.h"
 #include "stats.h"
+#include "trace.h"
 #include "track.h"
 #include "tune.h"
 
@@ -65,9 +67,30 @@ note_app_more (int fd, uint32_t e)
   return e;
 }
 
+/* Why a send with FLAGS on a socket whose entry is E (tuned or a
+ * candidate) cannot get MSG_MORE, or NULL if the framing decides.
+ */
+static const char *
+why_not_corked (uint32_t e, int flags)
+{
+  if (e & SB_FD_CANDIDATE)
+    return "passed through (no NBD handshake seen yet, scope nbd)";
+  if (e & SB_FD_UNIX)
+    return "passed through (unix: nothing to cork)";
+  if (!sb_config ()->cork)
+    return "passed through (SOCKBOOST_CORK is off)";
+  if ((flags & MSG_MORE) || (e & SB_FD_APPMORE))
+    return "passed through (the program passes MSG_MORE itself)";
+  if (e & SB_FD_APPCORK)
+    return "passed through (the program set TCP_CORK)";
+  if (SB_FD_SLOT (e) < 0)
+    return "passed through (NBD framing not followed)";
+  return NULL;
+}
+
 int
-sb_cork_plan (int fd, const struct iovec *iov, int iovcnt, int flags,
-              struct sb_send_plan *p)
+sb_cork_plan (int fd, const char *call, const struct iovec *iov, int iovcnt,
+              int flags, struct sb_send_plan *p)
 {
   uint32_t e = sb_fd_get (fd);
   int slot;
@@ -75,17 +98,27 @@ sb_cork_plan (int fd, const struct iovec *iov, int iovcnt, int flags,
   if ((flags & MSG_MORE) && (e & SB_FD_TCP) && !(e & SB_FD_APPMORE))
     e = note_app_more (fd, e);
   slot = SB_FD_SLOT (e);
-  p->entry = e;
-  p->more = 0;
+  *p = (struct sb_send_plan) { .entry = e, .call = call };
   if (!(e & (SB_FD_TUNED | SB_FD_CANDIDATE)))
     return 0;
-  if (slot >= 0 && (e & SB_FD_TCP) && (e & SB_FD_TUNED)
-      && !(e & (SB_FD_APPCORK | SB_FD_APPMORE)) && !(flags & MSG_MORE)
-      && sb_config ()->cork) {
+  p->why = why_not_corked (e, flags);
+  if (p->why == NULL) {
     p->more = sb_framing_wants_more (sb_slot_lock (slot), iov, iovcnt);
     sb_slot_unlock (slot);
+    p->why = p->more ? "MSG_MORE added (inside an NBD message)"
+      : "passed through (at an NBD message boundary)";
   }
   return 1;
+}
+
+static size_t
+iov_bytes (const struct iovec *iov, int iovcnt)
+{
+  size_t n = 0;
+
+  for (int i = 0; iov && i < iovcnt; i++)
+    n += iov[i].iov_len;
+  return n;
 }
 
 void
@@ -97,6 +130,8 @@ sb_cork_sent (int fd, const struct sb_send_plan *p, const struct iovec *iov,
   const char *off = NULL;
   struct sb_framing *f;
 
+  if (sb_tracing ())
+    sb_trace_io (fd, e, p->call, iov_bytes (iov, iovcnt), r, errno, p->why);
   if (e & SB_FD_TUNED)
     sb_stats_count (fd, r, p->more);
   if (slot < 0 || r <= 0)
@@ -111,19 +146,19 @@ sb_cork_sent (int fd, const struct sb_send_plan *p, const struct iovec *iov,
 }
 
 void
-sb_cork_received (int fd, const struct iovec *iov, int iovcnt, ssize_t r,
+sb_cork_received (int fd, uint32_t e, const char *call,
+                  const struct iovec *iov, int iovcnt, ssize_t r, int err,
                   int flags)
 {
-  uint32_t e;
-  int slot;
+  int slot = SB_FD_SLOT (e), feed = slot >= 0 && r > 0 && !(flags & MSG_PEEK);
   const char *off = NULL;
   struct sb_framing *f;
 
-  if (r <= 0 || (flags & MSG_PEEK))
-    return;
-  e = sb_fd_get (fd);
-  slot = SB_FD_SLOT (e);
-  if (slot < 0)
+  if (sb_tracing ())
+    sb_trace_call (fd, e, call, r, err, !feed ? "passed through"
+                 : (flags & MSG_TRUNC) ? "MSG_TRUNC: NBD framing dropped"
+                 : "fed to the NBD framing");
+  if (!feed)
     return;
   if (flags & MSG_TRUNC) {
     drop_slot (fd, e, "MSG_TRUNC discarded bytes unseen");
@@ -138,8 +173,13 @@ sb_cork_received (int fd, const struct iovec *iov, int iovcnt, ssize_t r,
 }
 
 void
-sb_cork_not_socket (int fd)
+sb_cork_not_socket (int fd, const char *call)
 {
+  uint32_t e = sb_fd_get (fd);
+
+  if (sb_tracing () && (e & SB_FD_KINDS))
+    sb_log (SB_LOG_TRACE, "fd %d %s %s: not a socket (ENOTSOCK): forgotten, "
+            "plain call made", fd, sb_kind_name (e), call);
   sb_track_set (fd, 0);
 }
 

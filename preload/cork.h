@@ -16,39 +16,51 @@
 struct sb_send_plan {
   uint32_t entry;               /* the fd's table entry before the call */
   int more;                     /* the library adds MSG_MORE */
+  const char *call;             /* the hook's name, for the trace */
+  const char *why;              /* why MSG_MORE is added or not */
 };
 
-/* The fast path of every send hook: true for an fd the library does
+/* The fast path of every send and receive hook: true for an fd the library does
  * nothing more with (untracked, a file, a socket with no framing tracker
- * when SOCKBOOST_STATS is off), which then costs one inline table load
- * before the plain call.
+ * when neither SOCKBOOST_STATS nor the trace is on), which then costs one
+ * inline table load before the plain call.
  */
+static inline bool
+sb_cork_ignores_entry (uint32_t e)
+{
+  if (SB_FD_SLOT (e) >= 0)
+    return false;
+  return !(e & SB_FD_TUNED) || !sb_config ()->watch_calls;
+}
+
 static inline bool
 sb_cork_ignores (int fd)
 {
-  uint32_t e = sb_fd_get (fd);
-
-  if (SB_FD_SLOT (e) >= 0)
-    return false;
-  return !(e & SB_FD_TUNED) || !sb_config ()->stats;
+  return sb_cork_ignores_entry (sb_fd_get (fd));
 }
 
-/* Plan a send of IOV with the caller's FLAGS on FD.  Returns 0 for an
- * fd the library does not follow: make the plain call and nothing else.
+/* Plan a send of IOV with the caller's FLAGS on FD by the hook CALL.
+ * Returns 0 for an fd the library does not follow: make the plain call
+ * and nothing else.
  */
-extern int sb_cork_plan (int fd, const struct iovec *iov, int iovcnt,
-                         int flags, struct sb_send_plan *p);
+extern int sb_cork_plan (int fd, const char *call, const struct iovec *iov,
+                         int iovcnt, int flags, struct sb_send_plan *p);
 
 /* The planned send returned R: feed the tracker, count, follow up. */
 extern void sb_cork_sent (int fd, const struct sb_send_plan *p,
                           const struct iovec *iov, int iovcnt, ssize_t r);
 
-/* A receive with FLAGS on FD returned R bytes into IOV. */
-extern void sb_cork_received (int fd, const struct iovec *iov, int iovcnt,
-                              ssize_t r, int flags);
+/* A receive by the hook CALL with FLAGS on FD, whose entry is E (tuned or
+ * with a framing slot), returned R (errno ERR) into IOV.
+ */
+extern void sb_cork_received (int fd, uint32_t e, const char *call,
+                              const struct iovec *iov, int iovcnt,
+                              ssize_t r, int err, int flags);
 
-/* FD, thought to be a socket, is not one (ENOTSOCK): forget it. */
-extern void sb_cork_not_socket (int fd);
+/* FD, thought to be a socket, is not one (ENOTSOCK) for the hook CALL:
+ * forget it.
+ */
+extern void sb_cork_not_socket (int fd, const char *call);
 
 /* The program set TCP_CORK on FD to ON (so the library adds nothing). */
 extern void sb_cork_app_cork (int fd, int on);

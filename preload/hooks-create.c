@@ -8,8 +8,19 @@
 
 #include "hooks.h"
 #include "real.h"
+#include "trace.h"
 #include "track.h"
 #include "tune.h"
+
+/* Level 3: a failed call on a socket the library knows. */
+static void
+trace_passed (int fd, const char *call, int r, int err)
+{
+  uint32_t e = sb_fd_get (fd);
+
+  if (e & SB_FD_KINDS)
+    sb_trace_call (fd, e, call, r, err, "passed through");
+}
 
 static int
 sb_socket (int domain, int type, int protocol)
@@ -17,8 +28,13 @@ sb_socket (int domain, int type, int protocol)
   int fd = SB_REAL_CALL (socket, domain, type, protocol);
   int saved = errno;
 
-  if (fd >= 0)
-    sb_track_set (fd, SB_FD_KNOWN | sb_tune_kind (domain, type, protocol));
+  if (fd >= 0) {
+    uint32_t e = SB_FD_KNOWN | sb_tune_kind (domain, type, protocol);
+    sb_track_set (fd, e);
+    if ((e & SB_FD_KINDS) && sb_tracing ())
+      sb_trace_call (fd, e, "socket", fd, 0, "noted, tuned once connected "
+                     "or accepted");
+  }
   errno = saved;
   return fd;
 }
@@ -48,7 +64,11 @@ sb_connect (int fd, const struct sockaddr *addr, socklen_t len)
     uint32_t e = sb_tune_known (fd);
     if ((e & SB_FD_KINDS) && !(e & (SB_FD_TUNED | SB_FD_CANDIDATE)))
       sb_tune_new (fd, e & SB_FD_KINDS, SB_SIDE_CONNECT);
+    else if ((e & SB_FD_KINDS) && sb_tracing ())
+      sb_trace_call (fd, e, "connect", r, saved, "already tuned");
   }
+  else if (sb_tracing ())
+    trace_passed (fd, "connect", r, saved);
   errno = saved;
   return r;
 }
@@ -75,6 +95,8 @@ sb_accept (int fd, struct sockaddr *addr, socklen_t *len)
 
   if (r >= 0)
     accepted (fd, r);
+  else if (sb_tracing ())
+    trace_passed (fd, "accept", r, saved);
   errno = saved;
   return r;
 }
@@ -87,6 +109,8 @@ sb_accept4 (int fd, struct sockaddr *addr, socklen_t *len, int flags)
 
   if (r >= 0)
     accepted (fd, r);
+  else if (sb_tracing ())
+    trace_passed (fd, "accept4", r, saved);
   errno = saved;
   return r;
 }

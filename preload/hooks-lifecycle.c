@@ -15,7 +15,7 @@ static int
 sb_close (int fd)
 {
   if (fd >= 0)
-    sb_track_forget ((unsigned) fd, (unsigned) fd);
+    sb_track_forget ((unsigned) fd, (unsigned) fd, "close");
   return SB_REAL_CALL (close, fd);
 }
 
@@ -23,7 +23,7 @@ static int
 sb_dup2 (int oldfd, int newfd)
 {
   if (newfd >= 0 && newfd != oldfd)
-    sb_track_forget ((unsigned) newfd, (unsigned) newfd);
+    sb_track_forget ((unsigned) newfd, (unsigned) newfd, "dup2");
   return SB_REAL_CALL (dup2, oldfd, newfd);
 }
 
@@ -31,7 +31,7 @@ static int
 sb_dup3 (int oldfd, int newfd, int flags)
 {
   if (newfd >= 0 && newfd != oldfd)
-    sb_track_forget ((unsigned) newfd, (unsigned) newfd);
+    sb_track_forget ((unsigned) newfd, (unsigned) newfd, "dup3");
   return SB_REAL_CALL (dup3, oldfd, newfd, flags);
 }
 
@@ -40,7 +40,7 @@ sb_close_range (unsigned lo, unsigned hi, int flags)
 {
   /* CLOSE_RANGE_CLOEXEC only marks the descriptors; they stay open. */
   if (!(flags & CLOSE_RANGE_CLOEXEC) && lo <= hi)
-    sb_track_forget (lo, hi);
+    sb_track_forget (lo, hi, "close_range");
   return SB_REAL_CALL (close_range, lo, hi, flags);
 }
 

@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include "cork.h"
 #include "hooks.h"
 #include "real.h"
+#include "trace.h"
 
 /* The logic of each hook is kept out of line: inlined, it would make the
  * exported function save registers and build its iovec before the fast
@@ -41,7 +43,7 @@ sb_send (int fd, const void *buf, size_t len, int flags)
   struct iovec iov = { (void *) (uintptr_t) buf, len };
   struct sb_send_plan p;
 
-  if (!sb_cork_plan (fd, &iov, 1, flags, &p))
+  if (!sb_cork_plan (fd, "send", &iov, 1, flags, &p))
     return SB_REAL_CALL (send, fd, buf, len, flags);
   return finish (fd, &p, &iov, 1, SB_REAL_CALL (send, fd, buf, len,
                                                  flags | (p.more ? MSG_MORE : 0)));
@@ -54,7 +56,7 @@ sb_sendto (int fd, const void *buf, size_t len, int flags,
   struct iovec iov = { (void *) (uintptr_t) buf, len };
   struct sb_send_plan p;
 
-  if (!sb_cork_plan (fd, &iov, 1, flags, &p))
+  if (!sb_cork_plan (fd, "sendto", &iov, 1, flags, &p))
     return SB_REAL_CALL (sendto, fd, buf, len, flags, addr, alen);
   return finish (fd, &p, &iov, 1,
                  SB_REAL_CALL (sendto, fd, buf, len,
@@ -66,8 +68,8 @@ sb_sendmsg (int fd, const struct msghdr *msg, int flags)
 {
   struct sb_send_plan p;
 
-  if (msg == NULL || !sb_cork_plan (fd, msg->msg_iov, (int) msg->msg_iovlen,
-                                    flags, &p))
+  if (msg == NULL || !sb_cork_plan (fd, "sendmsg", msg->msg_iov,
+                                    (int) msg->msg_iovlen, flags, &p))
     return SB_REAL_CALL (sendmsg, fd, msg, flags);
   return finish (fd, &p, msg->msg_iov, (int) msg->msg_iovlen,
                  SB_REAL_CALL (sendmsg, fd, msg,
@@ -81,13 +83,13 @@ sb_write (int fd, const void *buf, size_t len)
   struct sb_send_plan p;
   ssize_t r;
 
-  if (!sb_cork_plan (fd, &iov, 1, 0, &p))
+  if (!sb_cork_plan (fd, "write", &iov, 1, 0, &p))
     return SB_REAL_CALL (write, fd, buf, len);
   if (p.more) {
     r = SB_REAL_CALL (send, fd, buf, len, MSG_MORE);
     if (r >= 0 || errno != ENOTSOCK)
       return finish (fd, &p, &iov, 1, r);
-    sb_cork_not_socket (fd);
+    sb_cork_not_socket (fd, "write");
   }
   else {
     r = SB_REAL_CALL (write, fd, buf, len);
@@ -102,7 +104,7 @@ sb_writev (int fd, const struct iovec *iov, int iovcnt)
   struct sb_send_plan p;
   ssize_t r;
 
-  if (iovcnt < 0 || !sb_cork_plan (fd, iov, iovcnt, 0, &p))
+  if (iovcnt < 0 || !sb_cork_plan (fd, "writev", iov, iovcnt, 0, &p))
     return SB_REAL_CALL (writev, fd, iov, iovcnt);
   if (p.more) {
     struct msghdr m = { .msg_iov = (struct iovec *) (uintptr_t) iov,
@@ -110,7 +112,7 @@ sb_writev (int fd, const struct iovec *iov, int iovcnt)
     r = SB_REAL_CALL (sendmsg, fd, &m, MSG_MORE);
     if (r >= 0 || errno != ENOTSOCK)
       return finish (fd, &p, iov, iovcnt, r);
-    sb_cork_not_socket (fd);
+    sb_cork_not_socket (fd, "writev");
   }
   else {
     r = SB_REAL_CALL (writev, fd, iov, iovcnt);
@@ -119,18 +121,36 @@ sb_writev (int fd, const struct iovec *iov, int iovcnt)
   return SB_REAL_CALL (writev, fd, iov, iovcnt);
 }
 
+/* Level 3: the program's own option on a socket the library tracks. */
+SB_SLOW_PATH void
+trace_setsockopt (int fd, int level, int name, int r, int err, int cork)
+{
+  uint32_t e = sb_fd_get (fd);
+  char what[80];
+
+  if (!(e & SB_FD_KINDS))
+    return;
+  snprintf (what, sizeof what, "level %d option %d passed through%s", level,
+            name, cork == 1 ? " (the program corks: nothing added while set)"
+            : cork == 0 ? " (the program uncorked)" : "");
+  sb_trace_call (fd, e, "setsockopt", r, err, what);
+}
+
 static int
 sb_setsockopt (int fd, int level, int name, const void *val, socklen_t len)
 {
   int r = SB_REAL_CALL (setsockopt, fd, level, name, val, len);
-  int saved = errno;
+  int saved = errno, cork = -1;
 
   if (r == 0 && level == IPPROTO_TCP && name == TCP_CORK
       && val && len >= (socklen_t) sizeof (int)) {
     int on;
     memcpy (&on, val, sizeof on);
-    sb_cork_app_cork (fd, on != 0);
+    cork = on != 0;
+    sb_cork_app_cork (fd, cork);
   }
+  if (sb_tracing ())
+    trace_setsockopt (fd, level, name, r, saved, cork);
   errno = saved;
   return r;
 }

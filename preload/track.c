@@ -6,6 +6,7 @@
 #include "log.h"
 #include "slots.h"
 #include "stats.h"
+#include "trace.h"
 #include "track.h"
 
 /* Release whatever the old entry ENTRY of FD held. */
@@ -32,13 +33,25 @@ sb_track_report_all (void)
       sb_stats_flush (fd);
 }
 
+/* Release FD's entry, saying so at level 3 if it was a socket we know. */
+static void
+forget (int fd, const char *call)
+{
+  uint32_t e = sb_fd_swap (fd, 0);
+
+  if ((e & SB_FD_KINDS) && sb_tracing ())
+    sb_log (SB_LOG_TRACE, "fd %d %s %s: forgotten", fd, sb_kind_name (e),
+            call);
+  release (fd, e);
+}
+
 void
-sb_track_forget (unsigned lo, unsigned hi)
+sb_track_forget (unsigned lo, unsigned hi, const char *call)
 {
   sb_log_fds_gone (lo, hi);
   if (hi >= SB_FD_MAX)
     hi = SB_FD_MAX - 1;
   for (unsigned fd = lo; fd <= hi && lo < SB_FD_MAX; fd++)
     if (sb_fd_get ((int) fd))
-      release ((int) fd, sb_fd_swap ((int) fd, 0));
+      forget ((int) fd, call);
 }

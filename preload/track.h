@@ -10,8 +10,10 @@
 /* FD now holds a new object described by ENTRY. */
 extern void sb_track_set (int fd, uint32_t entry);
 
-/* The host is about to close or replace descriptors LO..HI. */
-extern void sb_track_forget (unsigned lo, unsigned hi);
+/* The host is about to close or replace descriptors LO..HI by the hook
+ * CALL.
+ */
+extern void sb_track_forget (unsigned lo, unsigned hi, const char *call);
 
 /* Print the counters of every socket still tuned (at exit). */
 extern void sb_track_report_all (void);

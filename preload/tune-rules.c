@@ -20,24 +20,31 @@ sb_tune_kind (int domain, int type, int protocol)
   return 0;
 }
 
+long long
+sb_sndbuf_request (const struct sb_config *c)
+{
+  return c->sndbuf < SB_SNDBUF_REQUEST_MAX ? (long long) c->sndbuf
+    : SB_SNDBUF_REQUEST_MAX;
+}
+
 int
 sb_sndbuf_raise (int fd, int before, const struct sb_config *c,
                  sb_set_int_fn *set, bool *clipped)
 {
-  int want = (int) c->sndbuf;
-  bool over_max = c->wmem_max >= 0 && (long) c->sndbuf > c->wmem_max;
+  long long want = sb_sndbuf_request (c);
+  bool over_max = c->wmem_max >= 0 && want > c->wmem_max;
 
   *clipped = false;
   if (before >= 2 * want)
     return -1;
   if (c->force == SB_FORCE_ON || (c->force == SB_FORCE_AUTO && over_max)) {
-    if (set (fd, SOL_SOCKET, SO_SNDBUFFORCE, want) == 0)
+    if (set (fd, SOL_SOCKET, SO_SNDBUFFORCE, (int) want) == 0)
       return SO_SNDBUFFORCE;
   }
   if (over_max) {
     *clipped = true;
-    if (before >= 2 * c->wmem_max)
+    if (before >= 2LL * c->wmem_max)
       return -1;
   }
-  return set (fd, SOL_SOCKET, SO_SNDBUF, want) == 0 ? SO_SNDBUF : -1;
+  return set (fd, SOL_SOCKET, SO_SNDBUF, (int) want) == 0 ? SO_SNDBUF : -1;
 }

@@ -19,8 +19,13 @@ extern uint32_t sb_tune_kind (int domain, int type, int protocol);
 /* Sets the int socket option LEVEL/NAME of FD to VALUE; 0 or -1 (errno). */
 typedef int sb_set_int_fn (int fd, int level, int name, int value);
 
+/* The request for C->sndbuf (not 0): the setting itself, or for 1G
+ * SB_SNDBUF_REQUEST_MAX, the most the kernel can double into an int.
+ */
+extern long long sb_sndbuf_request (const struct sb_config *c);
+
 /* Raise the send buffer of FD, which getsockopt reports as BEFORE, to
- * C->sndbuf (a request the kernel doubles), never lowering it:
+ * sb_sndbuf_request (C) (a request the kernel doubles), never lowering it:
  * SO_SNDBUFFORCE first when C->force asks for it (always with "on", with
  * "auto" when net.core.wmem_max would clip the request), SO_SNDBUF when
  * that is not tried or is refused.  Options are set through SET.  Returns

@@ -6,12 +6,14 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdatomic.h>
+#include <string.h>
 #include <sys/socket.h>
 
 #include "config.h"
 #include "log.h"
 #include "real.h"
 #include "slots.h"
+#include "trace.h"
 #include "track.h"
 #include "tune.h"
 
@@ -64,8 +66,12 @@ warn_clipped_once (long wmem_max, uint64_t want)
           (unsigned long long) want);
 }
 
-/* Set the send buffer; return 0 if an option was set, -1 if skipped. */
-static int
+enum set_result { SET_DONE, SET_ALREADY, SET_AT_CLIP, SET_FAILED };
+
+/* Raise the send buffer of FD, now BEFORE bytes, by the shared rules
+ * (tune-rules.c), and say why it was not raised.
+ */
+static enum set_result
 set_sndbuf (int fd, int before, const struct sb_config *c)
 {
   bool clipped;
@@ -73,42 +79,77 @@ set_sndbuf (int fd, int before, const struct sb_config *c)
 
   if (clipped)
     warn_clipped_once (c->wmem_max, c->sndbuf);
-  return set == -1 ? -1 : 0;
+  if (set != -1)
+    return SET_DONE;
+  if (before >= 2 * sb_sndbuf_request (c))
+    return SET_ALREADY;
+  if (clipped && before >= 2LL * c->wmem_max)
+    return SET_AT_CLIP;
+  return SET_FAILED;
 }
 
 static void
 tune_sndbuf (int fd, enum sb_side side, const struct sb_config *c)
 {
+  const char *how = side_names[side];
   int before, after;
 
-  if (c->sndbuf == 0 || get_int (fd, SOL_SOCKET, SO_SNDBUF, &before) == -1)
-    return;
-  if (set_sndbuf (fd, before, c) == -1) {
-    sb_log (SB_LOG_TRACE, "fd %d unix %s sndbuf %d left alone", fd,
-            side_names[side], before);
+  if (c->sndbuf == 0) {
+    sb_log (SB_LOG_TRACE, "fd %d unix %s sndbuf left alone: "
+            "SOCKBOOST_SNDBUF is 0", fd, how);
     return;
   }
+  if (get_int (fd, SOL_SOCKET, SO_SNDBUF, &before) == -1) {
+    sb_log (SB_LOG_TRACE, "fd %d unix %s sndbuf left alone: unreadable (%s)",
+            fd, how, strerrorname_np (errno));
+    return;
+  }
+  switch (set_sndbuf (fd, before, c)) {
+  case SET_ALREADY:
+    sb_log (SB_LOG_TRACE, "fd %d unix %s sndbuf %d left alone: already at "
+            "least %lld", fd, how, before, 2 * sb_sndbuf_request (c));
+    return;
+  case SET_AT_CLIP:
+    sb_log (SB_LOG_TRACE, "fd %d unix %s sndbuf %d left alone: already at "
+            "the net.core.wmem_max clip (%ld)", fd, how, before, c->wmem_max);
+    return;
+  case SET_FAILED:
+    sb_log (SB_LOG_TRACE, "fd %d unix %s sndbuf %d left alone: setsockopt "
+            "failed (%s)", fd, how, before, strerrorname_np (errno));
+    return;
+  case SET_DONE:
+    break;
+  }
   if (get_int (fd, SOL_SOCKET, SO_SNDBUF, &after) == 0)
-    sb_log (SB_LOG_INFO, "fd %d unix %s sndbuf %d -> %d", fd,
-            side_names[side], before, after);
+    sb_log (SB_LOG_INFO, "fd %d unix %s sndbuf %d -> %d", fd, how, before,
+            after);
 }
 
 static void
 tune_nodelay (int fd, enum sb_side side, const struct sb_config *c)
 {
+  const char *how = side_names[side];
   int before, after;
 
-  if (!c->nodelay || get_int (fd, IPPROTO_TCP, TCP_NODELAY, &before) == -1)
+  if (!c->nodelay) {
+    sb_log (SB_LOG_TRACE, "fd %d tcp %s nodelay left alone: "
+            "SOCKBOOST_NODELAY is 0", fd, how);
     return;
+  }
+  if (get_int (fd, IPPROTO_TCP, TCP_NODELAY, &before) == -1) {
+    sb_log (SB_LOG_TRACE, "fd %d tcp %s nodelay left alone: unreadable (%s)",
+            fd, how, strerrorname_np (errno));
+    return;
+  }
   if (before) {
-    sb_log (SB_LOG_TRACE, "fd %d tcp %s nodelay already set", fd,
-            side_names[side]);
+    sb_log (SB_LOG_TRACE, "fd %d tcp %s nodelay left alone: already %d", fd,
+            how, before);
     return;
   }
   if (set_int (fd, IPPROTO_TCP, TCP_NODELAY, 1) == 0
       && get_int (fd, IPPROTO_TCP, TCP_NODELAY, &after) == 0)
-    sb_log (SB_LOG_INFO, "fd %d tcp %s nodelay %d -> %d", fd,
-            side_names[side], before, after);
+    sb_log (SB_LOG_INFO, "fd %d tcp %s nodelay %d -> %d", fd, how, before,
+            after);
 }
 
 void
@@ -129,7 +170,7 @@ sb_tune_apply (int fd, uint32_t entry)
  * (scope=nbd) or to cork (TCP).  Without a free slot it just goes without.
  */
 static uint32_t
-with_slot (uint32_t e, const struct sb_config *c)
+with_slot (int fd, uint32_t e, const struct sb_config *c)
 {
   int slot;
 
@@ -137,7 +178,8 @@ with_slot (uint32_t e, const struct sb_config *c)
     return e;
   slot = sb_slot_claim ();
   if (slot < 0) {
-    sb_log (SB_LOG_TRACE, "no free framing slot: socket not followed");
+    sb_log (SB_LOG_TRACE, "fd %d %s %s: no free framing slot: NBD framing "
+            "not followed", fd, sb_kind_name (e), side_names[SB_FD_SIDE (e)]);
     return e | SB_FD_NOFRAME;
   }
   return e | ((uint32_t) (slot + 1) << SB_FD_SLOT_SHIFT);
@@ -153,9 +195,11 @@ sb_tune_new (int fd, uint32_t kind, enum sb_side side)
     sb_track_set (fd, SB_FD_KNOWN);
     return;
   }
-  e = with_slot (e, c);
+  e = with_slot (fd, e, c);
   if (c->scope == SB_SCOPE_NBD) {
     sb_track_set (fd, e | SB_FD_CANDIDATE);
+    sb_log (SB_LOG_TRACE, "fd %d %s %s: tuned once it speaks NBD "
+            "(scope nbd)", fd, sb_kind_name (e), side_names[side]);
     return;
   }
   sb_track_set (fd, e);

@@ -50,8 +50,11 @@ start_held () {
   run grep -cE "^sockboost\[preload-threads [0-9]+\]: fd [0-9]+ unix (socketpair|connect|accept) sndbuf $DEFAULT_TB -> $BOOSTED_TB\$" \
     "$BATS_TEST_TMPDIR/log"
   assert_output 8
-  # Nothing went wrong in the library (no warnings, no framing turned off).
-  run grep -vE ' (tcp|unix) (connect|accept|socketpair) ' "$BATS_TEST_TMPDIR/log"
+  # Nothing went wrong in the library (no warnings, no framing turned off):
+  # besides those, only its settings line, once.
+  run grep -c ': settings: sndbuf 2097152, ' "$BATS_TEST_TMPDIR/log"
+  assert_output 1
+  run grep -vE ' (tcp|unix) (connect|accept|socketpair) |: settings: ' "$BATS_TEST_TMPDIR/log"
   assert_output ''
 }
 

@@ -2,8 +2,9 @@
 # sockboost run maps its options to the library's SOCKBOOST_* variables.
 load helpers
 
+# The library's own log (its settings line at -v) goes to stderr, apart.
 env_seen () {
-  "$SOCKBOOST" run "$@" -- env | grep '^SOCKBOOST_' | grep -v '^SOCKBOOST_LIBRARY=' | sort
+  "$SOCKBOOST" run "$@" -- env 2>/dev/null | grep '^SOCKBOOST_' | grep -v '^SOCKBOOST_LIBRARY=' | sort
 }
 
 @test "no options set no variables" {

@@ -165,13 +165,12 @@ static void
 read_environment (struct attach_options *o)
 {
   struct sb_config_warning w[SB_CONFIG_MAX_WARNINGS];
-  char shown[SB_ESCAPE_SIZE (64)];
-  int n = sb_config_parse (&o->config, lookup_env, w);
+  char text[512];
+  int n = sb_config_parse (&o->config, 0, lookup_env, w);
 
   for (int i = 0; i < n; i++)
-    fprintf (stderr, "%s: warning: ignoring %s='%s': expected %s; using the "
-             "default\n", ATTACH_PROGRAM, w[i].name,
-             sb_escape_str (shown, sizeof shown, w[i].value), w[i].expected);
+    fprintf (stderr, "%s: warning: %s\n", ATTACH_PROGRAM,
+             sb_config_warning_text (&w[i], text, sizeof text));
   o->config.wmem_max = read_wmem_max ();
 }
 

@@ -23,6 +23,18 @@ static int tap_failed;
     }                                                                   \
   } while (0)
 
+/* Non-zero when every byte of S is printable ASCII (0x20-0x7e): the
+ * property escaped log and error text must have.
+ */
+static inline int
+tap_printable (const char *s)
+{
+  for (; *s; s++)
+    if ((unsigned char) *s < 0x20 || (unsigned char) *s >= 0x7f)
+      return 0;
+  return 1;
+}
+
 /* Print the plan last (TAP allows it) and return the exit status. */
 static inline int
 tap_done (void)

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of the environment parsing in preload/config.c. */
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "tap.h"
 #include "config.h"
 
 static const char *const *env;
+static const char *const none_env[] = { NULL };
 
 /* Look NAME up in the NAME=VALUE list ENV. */
 static const char *
@@ -24,7 +26,69 @@ parse (const char *const *list, struct sb_config *c,
        struct sb_config_warning *w)
 {
   env = list;
-  return sb_config_parse (c, lookup, w);
+  return sb_config_parse (c, 0, lookup, w);
+}
+
+static const char *
+lookup_forbidden (const char *name)
+{
+  TAP_OK (0, "secure execution must not look up %s", name);
+  return NULL;
+}
+
+static void
+test_secure (void)
+{
+  struct sb_config c;
+  struct sb_config_warning w[SB_CONFIG_MAX_WARNINGS];
+
+  TAP_OK (sb_config_parse (&c, 1, lookup_forbidden, w) == 0,
+          "secure execution: no warning");
+  TAP_OK (c.secure && c.sndbuf == 2097152 && c.force == SB_FORCE_AUTO
+          && c.nodelay && c.cork && c.scope == SB_SCOPE_ALL
+          && c.debug == 0 && !c.stats && c.log_file == NULL && !c.watch_calls,
+          "secure execution: built-in defaults, silent, no log file");
+}
+
+static void
+test_warning_text (void)
+{
+  static const char *const hostile[] = {
+    "SOCKBOOST_SNDBUF=bogus\n* * * * * root sh -c id\n\x1b[2J\r\t'", NULL };
+  struct sb_config c;
+  struct sb_config_warning w[SB_CONFIG_MAX_WARNINGS];
+  char text[512];
+
+  TAP_OK (parse (hostile, &c, w) == 1, "hostile SNDBUF: one warning");
+  sb_config_warning_text (&w[0], text, sizeof text);
+  TAP_OK (strcmp (text, "ignoring SOCKBOOST_SNDBUF='bogus\\n* * * * * root "
+                  "sh -c id\\n\\x1b[2J\\r\\t\\'': expected a size such "
+                  "as 2M or 4194304 (K, M or G; at most 1G), or 0/off; using "
+                  "the default") == 0, "its text is escaped: %s", text);
+  TAP_OK (tap_printable (text), "its text is one printable line");
+}
+
+static void
+test_describe (void)
+{
+  static const char *const set[] = {
+    "SOCKBOOST_SNDBUF=1G", "SOCKBOOST_SCOPE=nbd", "SOCKBOOST_DEBUG=2",
+    "SOCKBOOST_LOG_FILE=/tmp/a\nb.%p", NULL };
+  struct sb_config c;
+  struct sb_config_warning w[SB_CONFIG_MAX_WARNINGS];
+  char text[512];
+
+  TAP_OK (parse (set, &c, w) == 0 && c.sndbuf == UINT64_C (1) << 30,
+          "SNDBUF=1G is accepted");
+  c.wmem_max = 212992;
+  sb_config_describe (&c, text, sizeof text);
+  TAP_OK (strcmp (text, "settings: sndbuf 1073741824, force auto, nodelay 1, "
+                  "cork auto, scope nbd, stats 0, debug 2, "
+                  "log '/tmp/a\\nb.%p'; net.core.wmem_max 212992") == 0,
+          "the settings line: %s", text);
+  TAP_OK (parse (none_env, &c, w) == 0, "defaults again");
+  sb_config_describe (&c, text, sizeof text);
+  TAP_OK (strstr (text, ", log stderr;") != NULL, "no log file: stderr");
 }
 
 int
@@ -41,7 +105,7 @@ main (void)
   static const char *const bad_sizes[][2] = {
     { "SOCKBOOST_SNDBUF=abc", NULL }, { "SOCKBOOST_SNDBUF=-5", NULL },
     { "SOCKBOOST_SNDBUF=99999999999999", NULL }, { "SOCKBOOST_SNDBUF=2Q", NULL },
-    { "SOCKBOOST_SNDBUF=2G", NULL } };
+    { "SOCKBOOST_SNDBUF=2G", NULL }, { "SOCKBOOST_SNDBUF=1073741825", NULL } };
   static const char *const bad_words[] = {
     "SOCKBOOST_FORCE=yes", "SOCKBOOST_DEBUG=4", "SOCKBOOST_SCOPE=", NULL };
 
@@ -64,5 +128,8 @@ main (void)
           && c.debug == 1 && strcmp (w[0].name, "SOCKBOOST_FORCE") == 0
           && strcmp (w[1].name, "SOCKBOOST_DEBUG") == 0,
           "bad words warn once each; empty means unset");
+  test_secure ();
+  test_warning_text ();
+  test_describe ();
   return tap_done ();
 }

@@ -23,16 +23,6 @@ expect_escape (const char *what, const void *data, size_t len, size_t size,
           "%s: \"%s\" (want \"%s\")", what, r, expected);
 }
 
-/* Every output byte is printable ASCII: no control, no byte >= 0x7f. */
-static int
-all_printable (const char *s)
-{
-  for (; *s; s++)
-    if ((unsigned char) *s < 0x20 || (unsigned char) *s >= 0x7f)
-      return 0;
-  return 1;
-}
-
 static void
 test_every_byte (void)
 {
@@ -44,11 +34,11 @@ test_every_byte (void)
   for (i = 0; i < sizeof all; i++)
     all[i] = (unsigned char) i;
   sb_escape (buf, sizeof buf, all, sizeof all);
-  TAP_OK (all_printable (buf), "all 256 byte values escape to printable ASCII");
+  TAP_OK (tap_printable (buf), "all 256 byte values escape to printable ASCII");
   for (i = 0; i < sizeof all; i++) {
     char one[SB_ESCAPE_SIZE (1)];
     sb_escape (one, sizeof one, &all[i], 1);
-    ok &= strlen (one) >= 1 && all_printable (one);
+    ok &= strlen (one) >= 1 && tap_printable (one);
   }
   TAP_OK (ok, "each byte alone fits SB_ESCAPE_SIZE (1) and is printable");
 }

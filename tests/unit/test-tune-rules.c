@@ -3,6 +3,7 @@
  * attach: which sockets are tuned, and which options raise a send buffer.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 
@@ -63,6 +64,23 @@ test_kinds (void)
           "SCTP stream is left alone");
 }
 
+/* SOCKBOOST_SNDBUF=1G: asked as INT_MAX / 2, no int overflow on the way. */
+static void
+test_1g (void)
+{
+  struct sb_config c = { .sndbuf = UINT64_C (1) << 30, .force = SB_FORCE_AUTO,
+                         .wmem_max = 4 << 20 };
+
+  TAP_OK (sb_sndbuf_request (&c) == 0x7fffffff / 2, "1G is requested as %lld",
+          sb_sndbuf_request (&c));
+  check ("1G, clipped, may force: forced", &c, 212992, SO_SNDBUFFORCE, -1,
+         SO_SNDBUFFORCE, false);
+  check ("1G: a 2147483646 buffer is as large already", &c, 0x7ffffffe, -1,
+         -1, -1, false);
+  c.sndbuf = 1 << 20;
+  TAP_OK (sb_sndbuf_request (&c) == 1 << 20, "1M is requested as is");
+}
+
 int
 main (void)
 {
@@ -90,5 +108,6 @@ main (void)
          S, false);
   force_errno = 0;
   check ("force on: forced even within wmem_max", &c, 212992, F, -1, F, false);
+  test_1g ();
   return tap_done ();
 }
