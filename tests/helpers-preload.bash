@@ -57,3 +57,36 @@ segs_per_message () {
         if ($i ~ /^data_segs_out:/) { split($i, a, ":"); segs = a[2] } } }
     END { if (sent) printf "%d %d\n", segs, sent / b }'
 }
+
+# Under PREFIX... (a command prefix: env VAR=... or sockboost run ...),
+# start a socketpair holder, an accept or accept4 server (HOW) and a
+# client connected to it; print the send buffers (ss) of all four kinds
+# of unix stream socket the library tunes (unix_tbs_four_all spells
+# out the answer).
+unix_tbs_four () {
+  local how=$1 d sock; shift
+  # A fresh directory per call: no line of an earlier round is waited for.
+  d=$(mktemp -d "$BATS_TEST_TMPDIR/round.XXXXXX")
+  sock=$d/s.sock
+  start_bg "$d/pair" "$@" "$PRELOAD_SOCKETS" pair stream
+  local pair=$BG_PID
+  start_bg "$d/srv" "$@" "$PRELOAD_SOCKETS" unix-server "$sock" "$how"
+  local srv=$BG_PID
+  wait_for_line "$d/srv" listening
+  start_bg "$d/cli" "$@" "$PRELOAD_SOCKETS" unix-client "$sock"
+  local cli=$BG_PID
+  wait_for_line "$d/pair" holding
+  wait_for_line "$d/srv" holding
+  wait_for_line "$d/cli" holding
+  echo "pair $(unix_tbs_wait "$pair" 2 | tr '\n' ' ')"
+  echo "$how $(unix_tbs_wait "$srv" 1)"
+  echo "connect $(unix_tbs_wait "$cli" 1)"
+  kill "$pair" "$srv" "$cli"
+  wait "$pair" "$srv" "$cli" 2>/dev/null || true
+}
+
+# What unix_tbs_four HOW prints when every socket has send buffer TB.
+unix_tbs_four_all () {
+  local tb=$1 how=$2
+  printf 'pair %s %s \n%s %s\nconnect %s' "$tb" "$tb" "$how" "$tb" "$tb"
+}

@@ -80,20 +80,3 @@ run_logging_to () {
   assert_line --index 1 --regexp '^sockboost\[sh [0-9]+\]: settings: '
   [ ! -e "$D/missing" ]
 }
-
-@test "sockboost run --log-file in a missing directory warns once" {
-  run "$SOCKBOOST" run -v --log-file "$D/missing/sb.log" -- sh -c 'echo ran'
-  assert_success
-  run grep -c "cannot log to '$D/missing/sb.log': No such file or directory" <<< "$output"
-  assert_output 1
-}
-
-@test "a relative name is taken from the directory the program started in" {
-  mkdir "$D/start" "$D/elsewhere"
-  cd "$D/start"
-  run env LD_PRELOAD="$(preload_value)" SOCKBOOST_STATS=1 SOCKBOOST_LOG_FILE=rel.log \
-    python3 -c 'import os, socket; os.chdir("../elsewhere"); socket.socketpair()'
-  assert_success
-  grep -q ' stats: ' "$D/start/rel.log"
-  [ ! -e "$D/elsewhere/rel.log" ]
-}
