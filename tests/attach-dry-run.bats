@@ -31,3 +31,15 @@ setup () {
   run unix_tbs_of_pid "$HOLDER_PID"
   assert_line "$BOOSTED_TB"
 }
+
+@test "--dry-run --sndbuf 1G predicts what the kernel grants (no int overflow)" {
+  local predicted granted
+  run "$SOCKBOOST" attach --dry-run --sndbuf 1G "$HOLDER_PID"
+  assert_success
+  predicted=$(sed -n 's/.*unix connected sndbuf [0-9]* -> \([0-9]*\) (dry run)$/\1/p' <<<"$output" | sort -u)
+  [ "$predicted" -gt 0 ]
+  run "$SOCKBOOST" attach --sndbuf 1G "$HOLDER_PID"
+  assert_success
+  granted=$(sed -n 's/.*unix connected sndbuf [0-9]* -> \([0-9]*\)$/\1/p' <<<"$output" | sort -u)
+  assert_equal "$predicted" "$granted"
+}

@@ -90,7 +90,7 @@ setter (const struct attach_options *o)
 static int
 predicted_sndbuf (int option, const struct sb_config *c)
 {
-  long want = (long) c->sndbuf;
+  long long want = sb_sndbuf_request (c);
 
   if (option == SO_SNDBUF && c->wmem_max >= 0 && want > c->wmem_max)
     want = c->wmem_max;
