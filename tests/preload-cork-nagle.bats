@@ -18,11 +18,19 @@ time_naive_write () {
   echo $(((t1 - t0) / 1000000))
 }
 
+# The fastest of three interleaved rounds of each: load on a shared
+# machine only ever adds time, while the stall is a floor (about 40 ms a
+# request) that no round without the library can beat.
 @test "the Nagle stall disappears by more than an order of magnitude" {
-  local plain boosted
-  plain=$(time_naive_write LD_PRELOAD=)
-  boosted=$(time_naive_write LD_PRELOAD="$(preload_value)")
-  echo "32 requests: ${plain} ms plain, ${boosted} ms boosted" >&3
-  [ "$boosted" -ge 1 ] || boosted=1
-  [ "$plain" -gt $((10 * boosted)) ]
+  local plain=() boosted=() round t best_plain best_boosted
+  for round in 1 2 3; do
+    t=$(time_naive_write LD_PRELOAD=) && plain+=("$t")
+    t=$(time_naive_write LD_PRELOAD="$(preload_value)") && boosted+=("$t")
+  done
+  echo "32 requests: ${plain[*]} ms plain, ${boosted[*]} ms boosted" >&3
+  [ "${#plain[@]}" -eq 3 ] && [ "${#boosted[@]}" -eq 3 ]
+  best_plain=$(printf '%s\n' "${plain[@]}" | sort -n | head -n 1)
+  best_boosted=$(printf '%s\n' "${boosted[@]}" | sort -n | head -n 1)
+  [ "$best_boosted" -ge 1 ] || best_boosted=1
+  [ "$best_plain" -gt $((10 * best_boosted)) ]
 }
