@@ -40,7 +40,7 @@ assert_valid_json () {
   assert_success
   assert_valid_json "$output"
   run jq -r '.warnings[0]' <<<"$output"
-  assert_output "SOCKBOOST_SNDBUF='2Q\"\\n\\x01' is invalid: the library uses 2M"
+  assert_output "SOCKBOOST_SNDBUF='2Q\"\\n\\x01' is invalid, so the library uses 2M; it takes bytes, or a number with a K, M or G suffix (powers of 1024), at most 1G; 0 or off disables"
 }
 
 @test "a request above wmem_max carries the fix" {

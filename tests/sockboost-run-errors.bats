@@ -33,12 +33,12 @@ load helpers
   assert_output --partial "needs a value"
 }
 
-@test "bad sizes are usage errors that name the size" {
+@test "bad sizes are usage errors that name the size and the accepted forms" {
   local bad
-  for bad in abc -5 2Q 1.5M '' 99999999999999 2G 1073741824 '4M ' K; do
+  for bad in abc -5 2Q 1.5M '' 99999999999999 2G 1073741825 1025M 1T '4M ' K OFF; do
     run "$SOCKBOOST" run --sndbuf "$bad" -- true
     assert_failure 2
-    assert_output --partial "invalid --sndbuf size '$bad'"
+    assert_output --partial "invalid --sndbuf size '$bad': bytes, or a number with a K, M or G suffix (powers of 1024), at most 1G; 0 or off disables"
   done
 }
 

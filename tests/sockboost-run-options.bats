@@ -30,7 +30,7 @@ env_seen () {
 
 @test "valid sizes are accepted" {
   local ok
-  for ok in 0 off 65536 64K 64k 2M 1023M 1073741823; do
+  for ok in 0 off 65536 64K 64k 2M 1023M 1073741823 1073741824 1G 1g 1024M; do
     run env_seen --sndbuf "$ok"
     assert_success
     assert_output "SOCKBOOST_SNDBUF=$ok"

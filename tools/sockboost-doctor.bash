@@ -43,12 +43,12 @@ config_warning () {
 plan_buffer () {
   local text=${SOCKBOOST_SNDBUF:-$DEFAULT_SNDBUF} force=${SOCKBOOST_FORCE:-auto}
   if ! REQUEST=$(size_to_bytes "$text"); then
-    config_warning "requested" "SOCKBOOST_SNDBUF='$(shown "$text")' is invalid: the library uses $DEFAULT_SNDBUF"
+    config_warning "requested" "SOCKBOOST_SNDBUF='$(shown "$text")' is invalid, so the library uses $DEFAULT_SNDBUF; it takes $SIZE_FORMS"
     REQUEST=$(size_to_bytes "$DEFAULT_SNDBUF")
   fi
   case $force in
     auto|on|off) ;;
-    *) config_warning "force" "SOCKBOOST_FORCE='$(shown "$force")' is invalid: the library uses auto"
+    *) config_warning "force" "SOCKBOOST_FORCE='$(shown "$force")' is invalid (auto, on or off): the library uses auto"
        force=auto ;;
   esac
   FORCED=no
@@ -82,7 +82,11 @@ report_request () {
     row "requested" "off (SOCKBOOST_SNDBUF=${SOCKBOOST_SNDBUF:-}): unix send buffers are left alone"
     return
   fi
-  row "requested" "$REQUEST bytes (the kernel doubles it: tb $((2 * REQUEST)))"
+  if [ "$REQUEST" -gt "$MAX_REQUEST" ]; then
+    row "requested" "$REQUEST bytes, asked as $MAX_REQUEST (the kernel doubles it into an int: tb $(granted_tb "$REQUEST"))"
+  else
+    row "requested" "$REQUEST bytes (the kernel doubles it: tb $(granted_tb "$REQUEST"))"
+  fi
   if [ "$REQUEST" -le "$WMEM_MAX" ]; then
     row "honoured" "yes: the request is within wmem_max"
   elif [ "$FORCED" = yes ]; then
@@ -148,10 +152,10 @@ start_probe () {
 }
 
 expected_tb () {
-  if [ "$REQUEST" -eq 0 ] || [ $((2 * EFFECTIVE)) -le "$WMEM_DEFAULT" ]; then
+  if [ "$REQUEST" -eq 0 ] || [ "$(granted_tb "$EFFECTIVE")" -le "$WMEM_DEFAULT" ]; then
     echo "$WMEM_DEFAULT"
   else
-    echo $((2 * EFFECTIVE))
+    granted_tb "$EFFECTIVE"
   fi
 }
 

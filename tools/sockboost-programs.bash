@@ -41,10 +41,10 @@ version_lt () {
 unix_raise () {
   if [ "$REQUEST" -eq 0 ]; then
     echo "nothing: SOCKBOOST_SNDBUF is off"
-  elif [ $((2 * EFFECTIVE)) -le "$WMEM_DEFAULT" ]; then
+  elif [ "$(granted_tb "$EFFECTIVE")" -le "$WMEM_DEFAULT" ]; then
     echo "nothing: the request is not above the default"
   else
-    echo "raises the send buffer to tb $((2 * EFFECTIVE))"
+    echo "raises the send buffer to tb $(granted_tb "$EFFECTIVE")"
   fi
 }
 
