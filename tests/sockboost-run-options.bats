@@ -60,3 +60,18 @@ env_seen () {
   SOCKBOOST_SNDBUF=8M run env_seen --sndbuf 1M
   assert_output SOCKBOOST_SNDBUF=1M
 }
+
+@test "run --help says what -v and -vv log, as the library does it" {
+  run "$SOCKBOOST" run --help
+  assert_output --partial "log the settings at load, then each tuned socket;"
+  assert_output --partial "twice (-vv): also every call on a tuned socket"
+  # -v: the settings line and the tuned socket; -vv adds per-call lines.
+  run "$SOCKBOOST" run -v -- python3 -c 'import socket; a, b = socket.socketpair(); a.send(b"x")'
+  assert_success
+  assert_line --regexp '^sockboost\[python3 [0-9]+\]: settings: sndbuf 2097152, '
+  assert_line --regexp ': fd [0-9]+ unix socketpair sndbuf [0-9]+ -> 4194304$'
+  refute_output --partial "passed through"
+  run "$SOCKBOOST" run -vv -- python3 -c 'import socket; a, b = socket.socketpair(); a.send(b"x")'
+  assert_success
+  assert_line --regexp ': fd [0-9]+ unix send 1 bytes -> 1: passed through'
+}
