@@ -18,46 +18,6 @@ setup () {
   head -c 4M /dev/urandom > "$BATS_TEST_TMPDIR/src"
 }
 
-# Trace CMD... (with its whole process tree) into FILE: sends only, no
-# data (-s 0), each fd annotated with its socket (-yy).
-trace_sends () {
-  local file=$1; shift
-  # fd 3 is bats' own: nothing traced may hold it.
-  timeout 120 strace -f -yy -s 0 -o "$file" \
-    -e trace=send,sendto,sendmsg,write,writev "$@" 3>&-
-}
-
-# One line per send call on a TCP socket of an strace -f -yy -s 0 log:
-# "SIDE SYSCALL FLAGS", SIDE being "server" for the end whose local port
-# is PORT, else "client"; FLAGS sorted, "-" for write/writev.  Calls
-# whose arguments do not parse fail the test rather than vanish.
-tcp_sends () {
-  python3 - "$1" "$2" <<'PY'
-import re, sys
-path, port = sys.argv[1], sys.argv[2]
-call = re.compile(r'^\d+\s+(send|sendto|sendmsg|write|writev)'
-                  r'\(\d+<(TCP|TCPv6):\[([^\]]*)\]>, (.*)$')
-flagre = re.compile(r'0|MSG_[A-Z_]+(\|MSG_[A-Z_]+)*')
-for line in open(path):
-    m = call.match(line)
-    if not m:
-        continue
-    name, conn, rest = m.group(1), m.group(3), m.group(4).rstrip('\n')
-    side = 'server' if conn.split('->')[0].endswith(':' + port) else 'client'
-    rest = re.sub(r'\s*(<unfinished \.\.\.>|\) += .*)$', '', rest)
-    if name in ('send', 'sendto'):
-        flags = rest.split(', ')[2]
-    elif name == 'sendmsg':
-        flags = rest[rest.rindex('}, ') + 3:]
-    else:
-        flags = '-'
-    if flags != '-' and not flagre.fullmatch(flags):
-        sys.exit('cannot parse flags of: ' + line)
-    flags = '|'.join(sorted(flags.split('|')))
-    print(side, 'sendto' if name == 'send' else name, flags)
-PY
-}
-
 # The whole exchange over TCP with ENV... for nbdkit and everything it
 # runs; the trace goes to $BATS_TEST_TMPDIR/NAME.trace, the port to
 # NAME.port, the data read back and nbdinfo's output next to them.
