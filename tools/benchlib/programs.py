@@ -51,20 +51,42 @@ SEARCH_PATH = os.pathsep.join([os.environ.get("PATH", os.defpath),
 VERSIONED = (("qemu-nbd", "--version"), ("nbdkit", "--version"),
              ("nbdcopy", "--version"), ("fio", "--version"))
 
+# The NBD programs a run with --root takes from that root (roots.py);
+# the benchmark's own tools (image makers, gnuplot) stay this machine's.
+ROOT_PROGRAMS = ("qemu-nbd", "qemu-img", "nbdcopy", "nbdkit", "fio")
+# Every --root, and the one the current run uses (None: this machine).
+ROOTS = []
+current_root = None
 
-def locate(name):
-    """Path of program NAME, or None when it is not there."""
+
+def use_root(root):
+    """Run ROOT_PROGRAMS from ROOT (a roots.Root) from now on; None for
+    this machine's."""
+    global current_root
+    current_root = root
+
+
+def locate(name, root=None):
+    """Path of program NAME (in ROOT's file system if given), or None when
+    it is not there."""
     if name in BUILT:
         path = os.path.join(BUILT[name], name)
         return path if os.access(path, os.X_OK) else None
     if name not in EXTERNAL:
         raise ValueError("unknown program %r" % name)
-    return shutil.which(name, path=SEARCH_PATH)
+    if root is None or name not in ROOT_PROGRAMS:
+        return shutil.which(name, path=SEARCH_PATH)
+    found = shutil.which(name, path=os.pathsep.join(
+        root.path + d for d in SEARCH_PATH.split(os.pathsep) if d))
+    return found and found[len(root.path):]
 
 
 def program(name):
-    """The command (argv prefix) that runs program NAME."""
-    return [locate(name) or name]
+    """The command (argv prefix) that runs program NAME, from the current
+    root when it has one."""
+    root = current_root if name in ROOT_PROGRAMS else None
+    path = locate(name, root) or name
+    return [path] if root is None else ["chroot", root.path, path]
 
 
 def library_built():
@@ -72,7 +94,15 @@ def library_built():
 
 
 def need(*names):
-    """Skip the workload unless every program in NAMES is there."""
+    """Skip the workload unless every program in NAMES is there, and in
+    every root given for the NBD programs."""
+    for root in ROOTS:
+        gone = [n for n in names if n in ROOT_PROGRAMS
+                and locate(n, root) is None]
+        if gone:
+            raise Skip("%s %s not installed in %s" % (
+                ", ".join(gone), "is" if len(gone) == 1 else "are",
+                root.path))
     missing = [n for n in names if locate(n) is None]
     built = [os.path.join(BUILT[n], n) for n in missing if n in BUILT]
     if built and INSTALLED:
@@ -91,8 +121,9 @@ def need_library():
 
 
 def version(name, option):
-    """First line of NAME's version output, or None."""
-    if locate(name) is None:
+    """First line of NAME's version output (from the current root), or
+    None."""
+    if locate(name, current_root) is None:
         return None
     try:
         r = subprocess.run(program(name) + [option], stdout=subprocess.PIPE,
@@ -108,7 +139,13 @@ def version(name, option):
     return " ".join(words) or None
 
 
-def versions():
-    """"qemu-nbd 7.2.22, nbdkit 1.32.5, ..." for the programs present."""
-    found = [version(n, o) for n, o in VERSIONED]
+def versions(root=None):
+    """"qemu-nbd 7.2.22, nbdkit 1.32.5, ..." for the programs present (in
+    ROOT if given)."""
+    saved = current_root
+    use_root(root)
+    try:
+        found = [version(n, o) for n, o in VERSIONED]
+    finally:
+        use_root(saved)
     return ", ".join(v for v in found if v)

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from . import programs
+from . import programs, roots
 
 GiB = 1 << 30
 
@@ -53,9 +53,15 @@ def ratio(m, base, metric):
     return base["value"] / m["value"]
 
 
+def own_default(config):
+    """The configuration CONFIG is compared with: "default" of the same
+    programs (of its root, for a root's configuration)."""
+    label = roots.split(config)[0]
+    return "default" if label is None else label + ":default"
+
+
 def case_table(rows, workload, case, metric, configs):
     unit, fmt, _, timed = METRICS[metric]
-    base = medians(rows, workload, case, "default")
     has_reads = workload == "socketpair"
     # For the overhead the question is the cost, not a speed-up.
     cost = metric == "ns_per_call"
@@ -74,7 +80,8 @@ def case_table(rows, workload, case, metric, configs):
         if m is None:
             lines.append("| %s | failed |%s" % (config, " |" * (len(cols) - 2)))
             continue
-        r = ratio(m, base, metric)
+        r = ratio(m, medians(rows, workload, case, own_default(config)),
+                  metric)
         if r is None:
             shown = "-"
         elif cost:
@@ -194,6 +201,64 @@ def sweep_matrix(args, planned, rows):
     return lines + [""] if len(lines) > 4 else []
 
 
+def with_library(configs):
+    """The configuration that stands for "with the library" in a side by
+    side of roots: "library", else 2M, else the largest buffer."""
+    mine = [c for c in configs if roots.split(c)[0] is None]
+    for c in ("library", "2M"):
+        if c in mine:
+            return c
+    sized = [c for c in mine if c not in ("default", "reference")]
+    return sized[-1] if sized else None
+
+
+def qemu_version(text):
+    """(major, minor, ...) of qemu-nbd in a versions() string, or ()."""
+    for part in text.split(", "):
+        if part.startswith("qemu-nbd "):
+            return tuple(int(x) for x in part.split()[1].split(".")
+                         if x.isdigit())
+    return ()
+
+
+def roots_table(args, planned, rows):
+    """Each rooted case with each root's programs beside this machine's:
+    alone, with the library, and against the newest QEMU alone."""
+    if not args.roots:
+        return []
+    sources = [("", "this machine", programs.versions())] + [
+        (r.label + ":", r.label, programs.versions(r)) for r in args.roots]
+    newest = max(sources, key=lambda s: qemu_version(s[2]))
+    lines = ["## the same cases with other programs (--root)", "",
+             "Newest QEMU here: %s (%s). \"vs newest alone\" is each "
+             "configuration's speed as a share of it without the library."
+             % (newest[1], newest[2]), ""]
+    for prefix, name, found in sources:
+        lines.append("- %s: %s" % (name, found or "no NBD programs"))
+    lines += ["", "| case | programs | alone | with the library | "
+              "library vs alone | alone vs newest alone | "
+              "library vs newest alone |", "|---|---|---:|---:|---:|---:|---:|"]
+    for w, cases in planned:
+        if w not in roots.ROOTED_WORKLOADS:
+            continue
+        for case, metric, configs, fn in cases:
+            lib = with_library(configs)
+            if lib is None or not getattr(fn, "uses_roots", True):
+                continue
+            fmt = METRICS[metric][1]
+            top = medians(rows, w, case, newest[0] + "default")
+            for prefix, name, _ in sources:
+                alone = medians(rows, w, case, prefix + "default")
+                boosted = medians(rows, w, case, prefix + lib)
+                cells = [case, name] + [
+                    fmt(m["value"]) if m else "-" for m in (alone, boosted)]
+                cells += ["-" if r is None else "%.2f" % r for r in (
+                    ratio(boosted, alone, metric), ratio(alone, top, metric),
+                    ratio(boosted, top, metric))]
+                lines.append("| %s |" % " | ".join(cells))
+    return lines + [""]
+
+
 def markdown(args, titles, notes, planned, skipped, rows):
     """The whole report; TITLES and NOTES: per workload, its heading and
     the paragraphs that explain its tables."""
@@ -203,8 +268,12 @@ def markdown(args, titles, notes, planned, skipped, rows):
            "SOCKBOOST_SNDBUF=size in both processes; \"library\" = its "
            "defaults. \"vs default\" is the speed-up (above 1 is better). "
            "time = wall seconds of the measured command; user/sys = CPU "
-           "seconds of every process of the run." % args.repeat, ""]
+           "seconds of every process of the run.%s" % (
+               args.repeat, " LABEL:CONFIG = CONFIG with the NBD programs "
+               "of --root LABEL, compared with LABEL:default." if args.roots
+               else ""), ""]
     out += goal_table(rows)
+    out += roots_table(args, planned, rows)
     out += sweep_matrix(args, planned, rows)
     for workload, cases in planned:
         out += ["## %s: %s" % (workload, titles[workload]), ""]
