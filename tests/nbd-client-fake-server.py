@@ -23,6 +23,12 @@ Scenarios:
   bad-magic    a reply with a wrong magic
   huge-error   an error chunk claiming 2 GiB of payload
   cut          half a reply's data, then the connection closes
+  status-good  offers base:allocation (context id 7): all data
+  status-zero-length   a block status descriptor of length 0
+  status-past-request  a second descriptor after one covering the request
+  status-wrong-context block status for context 99
+  status-simple        a simple reply (success) to a block status
+  status-bad-length    a block status chunk of 11 bytes
 
 With FAKE_SERVER_LOG=FILE, the end of each connection is appended to
 FILE as one line: "disc eof" (NBD_CMD_DISC, then a clean close),
@@ -46,6 +52,7 @@ T_NONE, T_DATA = nbd.NBD_REPLY_TYPE_NONE, nbd.NBD_REPLY_TYPE_OFFSET_DATA
 T_HOLE, T_ERROR = nbd.NBD_REPLY_TYPE_OFFSET_HOLE, nbd.NBD_REPLY_TYPE_ERROR
 
 PERIOD = bytes(1 + i % 251 for i in range(251))
+CONTEXT_ID = 7
 
 
 def pattern(off, n):
@@ -69,6 +76,12 @@ def negotiate(conn, scenario, size):
         data = recv_exact(conn, length)
         if opt == nbd.NBD_OPT_STRUCTURED_REPLY and scenario != "simple":
             structured = True
+            opt_reply(conn, opt, nbd.NBD_REP_ACK)
+        elif (opt == nbd.NBD_OPT_SET_META_CONTEXT and structured
+              and scenario.startswith("status-")):
+            name = b"base:allocation"
+            opt_reply(conn, opt, nbd.NBD_REP_META_CONTEXT,
+                      struct.pack(">I", CONTEXT_ID) + name)
             opt_reply(conn, opt, nbd.NBD_REP_ACK)
         elif opt == nbd.NBD_OPT_GO and scenario != "no-go":
             opt_reply(conn, opt, nbd.NBD_REP_INFO,
@@ -142,6 +155,26 @@ def answer_read(conn, scenario, structured, req, count):
         data_chunk(conn, cookie, off, n, True)
 
 
+def answer_status(conn, scenario, cookie, n):
+    """A block status reply to a request for N bytes, as SCENARIO says."""
+    T_STATUS = nbd.NBD_REPLY_TYPE_BLOCK_STATUS
+    ctx, descs = CONTEXT_ID, [(n, 0)]
+    if scenario == "status-simple":
+        simple(conn, cookie)
+        return
+    if scenario == "status-bad-length":
+        chunk(conn, DONE, T_STATUS, cookie, struct.pack(">I", ctx) + bytes(7))
+        return
+    if scenario == "status-zero-length":
+        descs = [(0, 0)]
+    elif scenario == "status-past-request":
+        descs = [(n, 0), (4096, nbd.NBD_STATE_HOLE)]
+    elif scenario == "status-wrong-context":
+        ctx = 99
+    chunk(conn, DONE, T_STATUS, cookie, struct.pack(">I", ctx)
+          + b"".join(struct.pack(">II", ln, fl) for ln, fl in descs))
+
+
 def read_request(conn):
     magic, _, ctype, cookie, off, n = nbd.REQUEST.unpack(
         recv_exact(conn, nbd.REQUEST.size))
@@ -162,6 +195,9 @@ def transmit(conn, scenario, structured):
             return
         if ctype == nbd.NBD_CMD_WRITE:
             recv_exact(conn, n)
+        if ctype == nbd.NBD_CMD_BLOCK_STATUS:
+            answer_status(conn, scenario, cookie, n)
+            continue
         if ctype != nbd.NBD_CMD_READ:
             simple(conn, cookie)
             continue
