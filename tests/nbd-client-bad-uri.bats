@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
-# A URI that is not a usable NBD URI is a usage error: exit 2 and a message
-# saying what is wrong, before any connection is tried.
+# A URI that is not a usable NBD URI is a usage error: exit 2, a message
+# saying what is wrong and a pointer to --help, before any connection is
+# tried.
 # bats file_tags=sanitize
 
 load helpers
@@ -8,7 +9,9 @@ load helpers
 bad_uri () {
   run cl_client info "$1"
   assert_failure 2
-  assert_output --partial "sbnbd-client: bad URI '$1': $2"
+  assert_equal "${#lines[@]}" 2
+  assert_line -n 0 --partial "sbnbd-client: bad URI '$1': $2"
+  assert_line -n 1 "Try 'sbnbd-client --help' for more information."
 }
 
 @test "not a URI at all" { bad_uri /tmp/socket "not an NBD URI"; }

@@ -18,7 +18,7 @@ load helpers
   start_sbnbd_unix memory:4M
   run cl_client verify "$NBD_URI"
   assert_failure 1
-  assert_output "sbnbd-client: verify: first mismatch at offset 0 (expected 0x01)"
+  assert_output "sbnbd-client: verify: first mismatch at offset 0: expected 0x01, found 0x00"
 }
 
 @test "write FILE to memory: reads back identically (unix, 3 connections)" {

@@ -1,8 +1,22 @@
 #!/usr/bin/env bats
-# Command-line misuse exits 2 with a hint; --help and --version exit 0.
+# Command-line misuse exits 2 with one error line and a pointer to
+# --help; --help and --version exit 0.
 # bats file_tags=sanitize
 
 load helpers
+
+TRY="Try 'sbnbd-client --help' for more information."
+
+# Exit 2 with exactly: "sbnbd-client: MESSAGE" and the Try line.
+bad () {
+  local message=$1
+  shift
+  run cl_client "$@"
+  assert_failure 2
+  assert_equal "${#lines[@]}" 2
+  assert_line -n 0 "sbnbd-client: $message"
+  assert_line -n 1 "$TRY"
+}
 
 @test "--help lists the commands and the naive switches" {
   run cl_client --help
@@ -10,6 +24,7 @@ load helpers
   assert_output --partial "read URI [FILE|-]"
   assert_output --partial "--split-writes"
   assert_output --partial "--no-nodelay"
+  assert_output --partial "--verbose"
 }
 
 @test "--version prints the version" {
@@ -19,26 +34,27 @@ load helpers
 }
 
 @test "no command, an unknown command, missing operands" {
-  run cl_client
-  assert_failure 2
-  assert_output --partial "no command given"
-  run cl_client frobnicate nbd://h/
-  assert_failure 2
-  assert_output --partial "unknown command 'frobnicate'"
-  run cl_client write nbd://h/
-  assert_failure 2
-  run cl_client read
-  assert_failure 2
+  bad "no command given"
+  bad "unknown command 'frobnicate' (expected info, read, write, verify or map)" \
+    frobnicate nbd://h/
+  bad "'write' takes a source (FILE, pattern or zero) and a URI" write nbd://h/
+  bad "'read' takes URI and an optional FILE" read
 }
 
-@test "out-of-range options" {
-  run cl_client --request-size 33M read nbd://h/
-  assert_failure 2
-  assert_output --partial "--request-size: '33M' is not a size"
-  run cl_client --queue-depth 0 read nbd://h/
-  assert_failure 2
-  run cl_client --connections 1x read nbd://h/
-  assert_failure 2
-  run cl_client --bogus read nbd://h/
-  assert_failure 2
+@test "unknown options and missing arguments" {
+  bad "unknown or ambiguous option '--bogus'" --bogus read nbd://h/
+  bad "unknown option '-x'" -x read nbd://h/
+  bad "option '--request-size' needs an argument" read nbd://h/ --request-size
+  bad "option '--json' takes no argument" --json=yes read nbd://h/
+}
+
+@test "sizes list the suffixes; counts are counts, not sizes" {
+  local forms="expected a number of bytes, optionally with a suffix K, M, G or T (powers of 1024)"
+  bad "--request-size 33M: out of range (1 to 32M)" --request-size 33M read nbd://h/
+  bad "--request-size 2Q: not a size: $forms" --request-size 2Q read nbd://h/
+  bad "--offset -1: not a size: $forms" --offset -1 read nbd://h/
+  bad "--queue-depth 0: out of range (1 to 64)" --queue-depth 0 read nbd://h/
+  bad "--queue-depth 1K: not a number" --queue-depth 1K read nbd://h/
+  bad "--connections 1x: not a number" --connections 1x read nbd://h/
+  bad "--connections 17: out of range (1 to 16)" --connections 17 read nbd://h/
 }

@@ -4,10 +4,12 @@
 #define SOCKBOOST_SBNBD_CLIENT_H
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "nbd-uri.h"
 
@@ -34,7 +36,7 @@ struct options {
   uint64_t offset;
   uint64_t length;              /* 0 with !have_length: to the end */
   bool have_length;
-  bool progress, json, flush, quiet;
+  bool progress, json, flush, quiet, verbose;
   bool nodelay;                 /* false after --no-nodelay */
   bool split_writes;
   bool structured;              /* false after --no-structured */
@@ -46,11 +48,20 @@ struct options {
  */
 extern void options_parse (struct options *o, int argc, char **argv);
 
+/* Print "sbnbd-client: MESSAGE" and a pointer to --help; exit 2. */
+extern void usage_error (const char *fmt, ...)
+  __attribute__((noreturn, format (printf, 1, 2)));
+
 /* ---- errors (report.c) ---- */
 
-/* Print "sbnbd-client: MESSAGE" to stderr. */
+/* Print "sbnbd-client: MESSAGE" to stderr as one line. */
 extern void report_error (const char *fmt, ...)
   __attribute__((format (printf, 1, 2)));
+extern void report_error_v (const char *fmt, va_list ap)
+  __attribute__((format (printf, 1, 0)));
+/* The same, only with -v. */
+extern void report_verbose (const struct options *o, const char *fmt, ...)
+  __attribute__((format (printf, 2, 3)));
 /* Name and description of an NBD error number, e.g. "EIO (I/O error)". */
 extern const char *nbd_error_name (uint32_t error);
 
@@ -94,6 +105,7 @@ struct job {
   enum sink sink;               /* read and verify */
   int file_fd;                  /* read FILE, write FILE or stdout; else -1 */
   bool ordered;                 /* data must leave in offset order */
+  bool regular_file;            /* read FILE is a regular file */
   uint32_t request_size;
   unsigned connections;
   uint64_t start, end;          /* the byte range transferred */
@@ -112,8 +124,20 @@ struct job {
   _Atomic uint64_t next;        /* next offset to hand out */
   _Atomic uint64_t bytes_done;
   _Atomic uint64_t requests;
-  _Atomic uint64_t first_mismatch; /* lowest bad offset, UINT64_MAX if none */
+  _Atomic uint64_t latency_ns;  /* summed over the requests done */
+  /* Lowest offset of a READ or WRITE that was handed out but never
+   * completed (UINT64_MAX if none): with next, where the data that was
+   * really moved ends.
+   */
+  _Atomic uint64_t first_unfinished;
   atomic_bool failed;
+  atomic_bool no_more_work;     /* hand nothing more out; finish in flight */
+  atomic_int interrupted;       /* the signal that stopped the job, or 0 */
+  atomic_bool stdout_closed;    /* the reader of `read -` went away */
+
+  pthread_mutex_t mismatch_lock;
+  uint64_t mismatch_offset;     /* verify: lowest bad offset, or UINT64_MAX */
+  uint8_t mismatch_found;       /* the byte read there */
 };
 
 struct data_extent {
@@ -130,6 +154,7 @@ struct slot {
   uint32_t got;                 /* structured READ: bytes received so far */
   uint64_t status_len;          /* BLOCK_STATUS: the length asked about */
   uint32_t seq;                 /* high half of the cookie */
+  uint64_t sent_ns;             /* when the request left */
   uint16_t type;                /* NBD_CMD_* */
   enum slot_state state;
   bool failed;                  /* the server answered with an error */
@@ -167,6 +192,18 @@ extern int job_fail (struct job *j, const char *fmt, ...)
  */
 extern void job_stop (struct job *j, const char *fmt, ...)
   __attribute__((format (printf, 2, 3)));
+
+/* Like job_stop, with nothing to say: the reason is not an error. */
+extern void job_stop_quietly (struct job *j);
+
+/* Hand out nothing more; the requests in flight complete as usual. */
+extern void job_end_early (struct job *j);
+
+/* S, a READ or WRITE, will never complete: its data was not moved. */
+extern void job_note_unfinished (struct job *j, const struct slot *s);
+
+/* Where the data moved without a gap from the start ends. */
+extern uint64_t job_done_prefix (struct job *j);
 
 /* Hand out the next range of at most request_size bytes.  False when
  * there is no more work or the job failed.
@@ -219,9 +256,46 @@ extern int map_print (struct job *j);
  */
 extern int sparse_plan (struct job *j);
 
-/* ---- output (report.c, progress.c) ---- */
+/* ---- output (report.c, outcome.c, progress.c) ---- */
 
+static inline uint64_t
+monotonic_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+extern const char *operation_name (enum operation op);
+/* With -v: what the handshake agreed. */
+extern void report_negotiated (const struct options *o,
+                               const struct sb_nbd_uri *uri,
+                               const struct export_info *info);
 extern void report_summary (const struct job *j, double seconds);
+
+/* The first mismatch verify found: on stderr, and with --json as an
+ * object on stdout.
+ */
+extern void report_mismatch (const struct job *j);
+
+/* SIGINT and SIGTERM during the transfer (unless the caller ignored
+ * them): the first ends the job early, a second stops waiting for the
+ * replies in flight.
+ */
+extern void interrupt_catch (struct job *j);
+extern void interrupt_release (void);
+
+/* After the transfer, when it did not complete: leave a regular FILE
+ * holding exactly the data read without a gap, and say how far the job
+ * got.  Ends the process by the signal if one interrupted the job.
+ */
+extern void outcome_incomplete (struct job *j);
+
+/* After a complete read into a regular FILE: give it the range's size
+ * (the holes at its end were never written).  0, or -1 after saying why.
+ */
+extern int outcome_complete (struct job *j);
 
 /* Start/stop the progress bar thread on stderr. */
 extern int progress_start (struct job *j);

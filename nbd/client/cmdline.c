@@ -6,9 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "client.h"
 #include "nbd-protocol.h"
-#include "parse-size.h"
+
+/* ':' first: missing arguments are told apart from unknown options. */
+#define SHORT_OPTIONS ":hqvV"
 
 static const char usage_text[] =
   "Usage: " PROGRAM " [OPTION]... info URI\n"
@@ -34,6 +37,7 @@ static const char usage_text[] =
   "  --json               print the result as one JSON object on stdout\n"
   "                       (on stderr when the data goes to stdout)\n"
   "  -q, --quiet          no throughput summary\n"
+  "  -v, --verbose        say what was negotiated and chosen, on stderr\n"
   "  --no-extended        do not ask for extended headers\n"
   "  --no-structured      do not ask for structured replies (nor extended\n"
   "                       headers, nor block status)\n"
@@ -59,6 +63,7 @@ static const struct option long_options[] = {
   { "progress", no_argument, NULL, OPT_PROGRESS },
   { "json", no_argument, NULL, OPT_JSON },
   { "quiet", no_argument, NULL, 'q' },
+  { "verbose", no_argument, NULL, 'v' },
   { "no-structured", no_argument, NULL, OPT_NO_STRUCTURED },
   { "no-extended", no_argument, NULL, OPT_NO_EXTENDED },
   { "no-nodelay", no_argument, NULL, OPT_NO_NODELAY },
@@ -68,45 +73,55 @@ static const struct option long_options[] = {
   { NULL, 0, NULL, 0 },
 };
 
-static void __attribute__((noreturn, format (printf, 1, 2)))
+void
 usage_error (const char *fmt, ...)
 {
   va_list ap;
 
-  fprintf (stderr, "%s: ", PROGRAM);
   va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
+  report_error_v (fmt, ap);
   va_end (ap);
-  fprintf (stderr, "\nTry '%s --help' for more information.\n", PROGRAM);
+  fprintf (stderr, "Try '%s --help' for more information.\n", PROGRAM);
   exit (2);
 }
 
 static uint64_t
 size_arg (const char *name, const char *text, uint64_t min, uint64_t max)
 {
+  char why[SB_ARG_WHY_SIZE];
   uint64_t v;
 
-  if (sb_parse_size (text, max, &v) == -1 || v < min)
-    usage_error ("--%s: '%s' is not a size from %llu to %llu", name, text,
-                 (unsigned long long) min, (unsigned long long) max);
+  if (sb_arg_size (text, min, max, &v, why, sizeof why) == -1)
+    usage_error ("--%s %s: %s", name, text, why);
   return v;
 }
 
-static void
-parse_option (struct options *o, int c)
+static unsigned
+count_arg (const char *name, const char *text, unsigned min, unsigned max)
 {
+  char why[SB_ARG_WHY_SIZE];
+  unsigned long v;
+
+  if (sb_arg_count (text, 10, min, max, &v, why, sizeof why) == -1)
+    usage_error ("--%s %s: %s", name, text, why);
+  return (unsigned) v;
+}
+
+static void
+parse_option (struct options *o, int c, char **argv)
+{
+  char why[SB_ARG_WHY_SIZE];
+
   switch (c) {
   case OPT_REQUEST_SIZE:
     o->request_size = (uint32_t) size_arg ("request-size", optarg, 1,
                                            NBD_MAX_PAYLOAD);
     break;
   case OPT_QUEUE_DEPTH:
-    o->queue_depth = (unsigned) size_arg ("queue-depth", optarg, 1,
-                                          MAX_QUEUE_DEPTH);
+    o->queue_depth = count_arg ("queue-depth", optarg, 1, MAX_QUEUE_DEPTH);
     break;
   case OPT_CONNECTIONS:
-    o->connections = (unsigned) size_arg ("connections", optarg, 1,
-                                          MAX_CONNECTIONS);
+    o->connections = count_arg ("connections", optarg, 1, MAX_CONNECTIONS);
     break;
   case OPT_OFFSET: o->offset = size_arg ("offset", optarg, 0, INT64_MAX); break;
   case OPT_LENGTH:
@@ -117,13 +132,16 @@ parse_option (struct options *o, int c)
   case OPT_PROGRESS: o->progress = true; break;
   case OPT_JSON: o->json = true; break;
   case 'q': o->quiet = true; break;
+  case 'v': o->verbose = true; break;
   case OPT_NO_STRUCTURED: o->structured = false; break;
   case OPT_NO_EXTENDED: o->extended = false; break;
   case OPT_NO_NODELAY: o->nodelay = false; break;
   case OPT_SPLIT_WRITES: o->split_writes = true; break;
   case 'h': fputs (usage_text, stdout); exit (0);
   case 'V': printf ("%s %s\n", PROGRAM, SOCKBOOST_VERSION); exit (0);
-  default: usage_error ("bad option");
+  default:
+    sb_arg_getopt_complaint (c, argv, SHORT_OPTIONS, why, sizeof why);
+    usage_error ("%s", why);
   }
 }
 
@@ -180,8 +198,10 @@ options_parse (struct options *o, int argc, char **argv)
   o->nodelay = true;
   o->structured = true;
   o->extended = true;
-  while ((c = getopt_long (argc, argv, "hqV", long_options, NULL)) != -1)
-    parse_option (o, c);
+  opterr = 0;
+  while ((c = getopt_long (argc, argv, SHORT_OPTIONS, long_options, NULL))
+         != -1)
+    parse_option (o, c, argv);
   if (optind >= argc)
     usage_error ("no command given");
   parse_operands (o, argc - optind, argv + optind);

@@ -30,13 +30,19 @@ ring_alloc (struct conn *c)
   return 0;
 }
 
+/* Requests still in flight (or done but not yet in order) when the
+ * connection ends moved no data.
+ */
 static void
 ring_free (struct conn *c)
 {
   unsigned i;
 
-  for (i = 0; c->slots != NULL && i < c->nslots; i++)
+  for (i = 0; c->slots != NULL && i < c->nslots; i++) {
+    if (c->slots[i].state != SLOT_FREE)
+      job_note_unfinished (c->job, &c->slots[i]);
     free (c->slots[i].buf);
+  }
   free (c->slots);
   c->slots = NULL;
 }
@@ -71,6 +77,7 @@ issue (struct conn *c, struct slot *s, uint16_t type, uint64_t offset,
   s->len = len;
   s->got = 0;
   s->seq = ++c->seq;
+  s->sent_ns = monotonic_ns ();
   s->state = SLOT_BUSY;
   s->failed = false;
   c->inflight++;
@@ -113,6 +120,7 @@ retire (struct conn *c, struct slot *s)
 static int
 complete (struct conn *c, struct slot *s)
 {
+  atomic_fetch_add (&c->job->latency_ns, monotonic_ns () - s->sent_ns);
   if (!c->job->ordered)
     return retire (c, s);
   s->state = SLOT_DONE;
@@ -122,6 +130,14 @@ complete (struct conn *c, struct slot *s)
     c->head = (c->head + 1) % c->nslots;
   }
   return 0;
+}
+
+/* S's reply came but its data will not be used. */
+static void
+abandon (struct conn *c, struct slot *s)
+{
+  job_note_unfinished (c->job, s);
+  s->state = SLOT_FREE;
 }
 
 /* The job stopped on an error the server answered in good order.
@@ -145,7 +161,7 @@ settle (struct conn *c)
     if (reply_receive (c, &s) == -1)
       return -1;
     if (s != NULL)
-      s->state = SLOT_FREE;
+      abandon (c, s);
   }
 }
 
@@ -161,7 +177,7 @@ drain (struct conn *c)
     if (reply_receive (c, &s) == -1)
       return -1;
     if (s != NULL && s->failed)
-      s->state = SLOT_FREE;     /* its data is not to be used */
+      abandon (c, s);           /* its data is not to be used */
     else if (s != NULL && complete (c, s) == -1)
       return -1;
     if (fill (c) == -1)

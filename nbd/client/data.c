@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Where WRITE data comes from and where READ data goes. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,15 +38,36 @@ data_prepare (struct conn *c, struct slot *s)
   }
 }
 
-/* Keep the lowest mismatching offset seen by any connection. */
+/* Keep the lowest mismatch seen by any connection, and read no further:
+ * the requests in flight still complete, so one at a lower offset is
+ * still checked and the mismatch reported is the export's first.
+ */
 static void
-note_mismatch (struct job *j, uint64_t offset)
+note_mismatch (struct job *j, uint64_t offset, uint8_t found)
 {
-  uint64_t old = atomic_load (&j->first_mismatch);
+  pthread_mutex_lock (&j->mismatch_lock);
+  if (offset < j->mismatch_offset) {
+    j->mismatch_offset = offset;
+    j->mismatch_found = found;
+  }
+  pthread_mutex_unlock (&j->mismatch_lock);
+  job_end_early (j);
+}
 
-  while (offset < old &&
-         !atomic_compare_exchange_weak (&j->first_mismatch, &old, offset))
-    ;
+/* A reader of stdout that went away (`read - | head`) is no error: the
+ * job ends quietly, as cat would, collecting the replies in flight and
+ * disconnecting in good order.
+ */
+static int
+stream_write_failed (struct job *j)
+{
+  if (errno == EPIPE && j->file_fd == 1) {
+    atomic_store (&j->stdout_closed, true);
+    job_stop_quietly (j);
+    return 0;
+  }
+  return job_fail (j, "writing %s: %m",
+                   j->file_fd == 1 ? "stdout" : j->opt->path);
 }
 
 /* Zeroes for the holes a stream skipped, up to offset UPTO of the range. */
@@ -59,8 +81,7 @@ stream_catch_up (struct job *j, uint64_t upto)
     if (n > sizeof zeroes)
       n = sizeof zeroes;
     if (sb_write_full (j->file_fd, zeroes, (size_t) n, 0) == -1)
-      return job_fail (j, "writing %s: %m",
-                       j->file_fd == 1 ? "stdout" : j->opt->path);
+      return stream_write_failed (j);
     j->stream_pos += n;
   }
   return 0;
@@ -93,14 +114,13 @@ data_finish (struct conn *c, struct slot *s)
     if (stream_catch_up (j, s->offset - j->start) == -1)
       return -1;
     if (sb_write_full (j->file_fd, s->buf, s->len, 0) == -1)
-      return job_fail (j, "writing %s: %m",
-                       j->file_fd == 1 ? "stdout" : j->opt->path);
+      return stream_write_failed (j);
     j->stream_pos += s->len;
     break;
   case SINK_VERIFY:
     bad = sb_pattern_mismatch (s->buf, s->offset, s->len);
     if (bad >= 0)
-      note_mismatch (j, s->offset + (uint64_t) bad);
+      note_mismatch (j, s->offset + (uint64_t) bad, s->buf[bad]);
     break;
   case SINK_DISCARD:
     break;

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 
 #include "client.h"
+#include "nbd-protocol.h"
 
 /* Mark the job failed; print the message only for the first failure. */
 static void job_mark_failed (struct job *j, const char *fmt, va_list ap)
@@ -81,12 +82,65 @@ take_planned (struct job *j, uint64_t *offset, uint32_t *len)
   return found;
 }
 
+void
+job_stop_quietly (struct job *j)
+{
+  atomic_store (&j->failed, true);
+}
+
+void
+job_end_early (struct job *j)
+{
+  atomic_store (&j->no_more_work, true);
+}
+
+void
+job_note_unfinished (struct job *j, const struct slot *s)
+{
+  uint64_t old = atomic_load (&j->first_unfinished);
+
+  if (s->type != NBD_CMD_READ && s->type != NBD_CMD_WRITE)
+    return;
+  while (s->offset < old &&
+         !atomic_compare_exchange_weak (&j->first_unfinished, &old,
+                                        s->offset))
+    ;
+}
+
+/* Where the ranges handed out end: everything before was handed out
+ * (holes left out of a plan need no reading).
+ */
+static uint64_t
+handed_out_end (struct job *j)
+{
+  uint64_t end = atomic_load (&j->next);
+
+  if (j->planned) {
+    pthread_mutex_lock (&j->data_lock);
+    end = j->data_next < j->ndata
+      ? j->data[j->data_next].off + j->data_off : j->end;
+    pthread_mutex_unlock (&j->data_lock);
+  }
+  return end < j->end ? end : j->end;
+}
+
+/* All that was handed out completed, except what was noted unfinished. */
+uint64_t
+job_done_prefix (struct job *j)
+{
+  uint64_t end = handed_out_end (j);
+
+  if (atomic_load (&j->first_unfinished) < end)
+    end = atomic_load (&j->first_unfinished);
+  return end - j->start;
+}
+
 bool
 job_take (struct job *j, uint64_t *offset, uint32_t *len)
 {
   uint64_t off, left;
 
-  if (atomic_load (&j->failed))
+  if (atomic_load (&j->failed) || atomic_load (&j->no_more_work))
     return false;
   if (j->planned)
     return take_planned (j, offset, len);

@@ -12,7 +12,6 @@
 
 #include "client.h"
 #include "nbd-protocol.h"
-#include "pattern.h"
 
 static double
 now (void)
@@ -53,7 +52,11 @@ open_source (struct job *j, uint64_t *length)
 }
 
 /* Files and block devices take pwrite at any offset; anything else
- * (stdout, a pipe) needs the data in order.
+ * (stdout, a pipe) needs the data in order.  A regular file is not sized
+ * in advance: it grows as the data lands and takes the range's size
+ * once the read is complete, so that until then it cannot pass for a
+ * complete copy; a read that does not complete leaves it cut to what
+ * was read without a gap.
  */
 static int
 open_sink (struct job *j)
@@ -70,13 +73,9 @@ open_sink (struct job *j)
     report_error ("open %s: %m", o->path);
     return -1;
   }
-  if (j->file_fd != 1 && S_ISREG (st.st_mode) &&
-      ftruncate (j->file_fd, (off_t) (j->end - j->start)) == -1) {
-    report_error ("truncate %s: %m", o->path);
-    return -1;
-  }
   j->sink = j->file_fd != 1 && (S_ISREG (st.st_mode) || S_ISBLK (st.st_mode))
     ? SINK_FILE : SINK_STREAM;
+  j->regular_file = j->sink == SINK_FILE && S_ISREG (st.st_mode);
   j->ordered = j->sink == SINK_STREAM;
   return 0;
 }
@@ -91,10 +90,19 @@ set_range (struct job *j)
 
   if (o->op == OP_WRITE && open_source (j, &length) == -1)
     return -1;
-  if (o->offset > size || length > size - o->offset) {
-    report_error ("range %llu+%llu is beyond the end of the export "
+  if (o->offset > size) {
+    report_error ("--offset %llu is beyond the end of the export "
                   "(%llu bytes)", (unsigned long long) o->offset,
-                  (unsigned long long) length, (unsigned long long) size);
+                  (unsigned long long) size);
+    return -1;
+  }
+  if (length > size - o->offset) {
+    report_error ("%s %llu bytes from offset %llu would end at byte %llu, "
+                  "beyond the end of the export (%llu bytes)",
+                  operation_name (o->op), (unsigned long long) length,
+                  (unsigned long long) o->offset,
+                  (unsigned long long) (o->offset + length),
+                  (unsigned long long) size);
     return -1;
   }
   j->start = o->offset;
@@ -173,17 +181,21 @@ connect_more (struct job *j, const struct sb_nbd_uri *uri)
 static int
 finish (struct job *j)
 {
-  uint64_t bad = atomic_load (&j->first_mismatch);
+  bool complete = !atomic_load (&j->failed)
+    && !atomic_load (&j->interrupted) && j->mismatch_offset == UINT64_MAX;
 
+  if (!complete)
+    outcome_incomplete (j);
+  else if (j->regular_file && outcome_complete (j) == -1)
+    return 1;
   if (j->file_fd > 2 && close (j->file_fd) == -1 && j->sink == SINK_FILE) {
     report_error ("closing %s: %m", j->opt->path);
     return 1;
   }
   if (atomic_load (&j->failed))
     return 1;
-  if (bad != UINT64_MAX) {
-    report_error ("verify: first mismatch at offset %llu (expected 0x%02x)",
-                  (unsigned long long) bad, sb_pattern_byte (bad));
+  if (j->mismatch_offset != UINT64_MAX) {
+    report_mismatch (j);
     return 1;
   }
   return 0;
@@ -228,17 +240,26 @@ transfer (struct job *j, const struct sb_nbd_uri *uri, int fd)
   }
   if (connect_more (j, uri) == -1)
     goto out;
+  report_verbose (j->opt, "%s %llu bytes from offset %llu: %u connection%s, "
+                  "queue depth %u, request size %u", operation_name (j->opt->op),
+                  (unsigned long long) (j->end - j->start),
+                  (unsigned long long) j->start, j->connections,
+                  j->connections == 1 ? "" : "s", j->opt->queue_depth,
+                  j->request_size);
   t0 = now ();
   if ((j->opt->op == OP_READ && sparse_plan (j) == -1) ||
       (j->opt->progress && progress_start (j) == -1))
     goto out;
+  interrupt_catch (j);
   r = job_run (j) == 0 ? 0 : 1;
+  interrupt_release ();
   progress_stop ();
   seconds = now () - t0;
   close_all (j, fd);
-  free (j->data);
+  /* finish reads the plan to know where the data read ends. */
   if (finish (j) != 0)
     r = 1;
+  free (j->data);
   if (r == 0)
     report_summary (j, seconds);
   return r;
@@ -262,6 +283,7 @@ run (struct job *j, const struct sb_nbd_uri *uri)
     close (fd);
     return 1;
   }
+  report_negotiated (j->opt, uri, &j->info);
   if (j->opt->op != OP_INFO)
     return transfer (j, uri, fd);
   info_print (uri->name, &j->info, j->opt->json);
@@ -275,7 +297,9 @@ main (int argc, char **argv)
 {
   struct options opt;
   struct sb_nbd_uri uri;
-  struct job job = { .opt = &opt, .file_fd = -1 };
+  struct job job = { .opt = &opt, .file_fd = -1,
+                     .mismatch_lock = PTHREAD_MUTEX_INITIALIZER,
+                     .mismatch_offset = UINT64_MAX };
   const char *why;
   int r;
 
@@ -283,11 +307,13 @@ main (int argc, char **argv)
   signal (SIGPIPE, SIG_IGN);
   options_parse (&opt, argc, argv);
   if (sb_nbd_uri_parse (opt.uri, &uri, &why) == -1) {
-    report_error ("bad URI '%s': %s", opt.uri, errno == ENOMEM
-                  ? strerror (errno) : why);
-    return errno == ENOMEM ? 1 : 2;
+    if (errno == ENOMEM) {
+      report_error ("bad URI '%s': %m", opt.uri);
+      return 1;
+    }
+    usage_error ("bad URI '%s': %s", opt.uri, why);
   }
-  atomic_init (&job.first_mismatch, UINT64_MAX);
+  atomic_init (&job.first_unfinished, UINT64_MAX);
   r = run (&job, &uri);
   sb_nbd_uri_free (&uri);
   return r;

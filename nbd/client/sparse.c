@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* read with block status: map the range first and read only its data
- * extents.  The holes stay holes in a regular output file (which starts
- * truncated to the range's size), are written as zeroes to a stream, and
- * are nothing to discard.  A block device output is read in full: its
- * old contents would show through the holes.
+ * extents.  The holes stay holes in a regular output file (which takes
+ * the range's size when the read completes), are written as zeroes to a
+ * stream, and are nothing to discard.  A block device output is read in
+ * full: its old contents would show through the holes.
  */
 #include <stdlib.h>
 #include <sys/stat.h>

@@ -62,11 +62,12 @@ transfer (int fd, const struct export_info *info, const struct options *opt)
     .sink = o.op == OP_VERIFY ? SINK_VERIFY : SINK_DISCARD,
     .request_size = REQUEST_SIZE, .start = 0,
     .end = info->size < RANGE ? info->size : RANGE, .fds = &fd,
+    .mismatch_lock = PTHREAD_MUTEX_INITIALIZER, .mismatch_offset = UINT64_MAX,
   };
   struct conn c = { .job = &j, .fd = fd, .id = 0 };
 
   atomic_store (&j.next, 0);
-  atomic_store (&j.first_mismatch, UINT64_MAX);
+  atomic_store (&j.first_unfinished, UINT64_MAX);
   if (o.op != OP_READ || sparse_plan (&j) == 0)
     conn_run (&c);
   free (j.data);
