@@ -23,13 +23,13 @@ server_nodelay_calls () {
   grep -cE "^$server +setsockopt\([0-9]+, SOL_TCP, TCP_NODELAY, \[1\]" "$log"
 }
 
-# Seconds that 20 sequential 4 KiB reads take from a server started with
-# ARGS (the client sets TCP_NODELAY itself, so only the server's side
-# can stall).
+# Seconds that 20 sequential 4 KiB reads take from the server at URI
+# (the client sets TCP_NODELAY itself, so only the server's side can
+# stall).  The servers are started in the test itself, not in a command
+# substitution, whose subshell would lose their cleanup.
 read_seconds () {
-  start_sbnbd_tcp "$@" pattern:1M
   "$SBNBD_CLIENT" read --request-size 4K --queue-depth 1 --length 80K \
-    --json "$NBD_URI" /dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["seconds"])'
+    --json "$1" /dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["seconds"])'
 }
 
 @test "--no-nodelay: the server sets no TCP_NODELAY on accepted sockets" {
@@ -42,9 +42,12 @@ read_seconds () {
 }
 
 @test "--no-nodelay --split-replies: each small reply waits for a delayed ACK" {
-  local stalled fast
-  stalled=$(read_seconds --split-replies --no-nodelay)
-  fast=$(read_seconds --split-replies)
+  local stalled fast stalled_uri
+  start_sbnbd_tcp --split-replies --no-nodelay pattern:1M
+  stalled_uri=$NBD_URI
+  start_sbnbd_tcp --split-replies pattern:1M
+  stalled=$(read_seconds "$stalled_uri")
+  fast=$(read_seconds "$NBD_URI")
   echo "20 reads: $stalled s with Nagle on, $fast s without" >&3
   # About 40 ms per reply against well under 1 ms: a wide margin.
   python3 -c "import sys; sys.exit(0 if $stalled > 10 * $fast else 1)"
