@@ -15,6 +15,9 @@ Scenarios:
   holes        every other request is answered with an OFFSET_HOLE
   eio          READ gets a simple reply with EIO
   error-chunk  READ gets a structured ERROR chunk with a message
+  error-controls  the same, the message full of control characters
+  refuse-controls  answers NBD_OPT_GO with ERR_UNKNOWN and a message full
+               of control characters
   oversize     a data chunk longer than the request
   bad-offset   a data chunk starting before the request
   overlap      the same data chunk twice, then DONE
@@ -83,6 +86,9 @@ def negotiate(conn, scenario, size):
             opt_reply(conn, opt, nbd.NBD_REP_META_CONTEXT,
                       struct.pack(">I", CONTEXT_ID) + name)
             opt_reply(conn, opt, nbd.NBD_REP_ACK)
+        elif opt == nbd.NBD_OPT_GO and scenario == "refuse-controls":
+            opt_reply(conn, opt, nbd.NBD_REP_ERR_UNKNOWN,
+                      b"no\nsbnbd-client: forged\x1b[2J\x00")
         elif opt == nbd.NBD_OPT_GO and scenario != "no-go":
             opt_reply(conn, opt, nbd.NBD_REP_INFO,
                       struct.pack(">HQH", nbd.NBD_INFO_EXPORT, size, FLAGS))
@@ -125,8 +131,10 @@ def answer_read(conn, scenario, structured, req, count):
         chunk(conn, DONE, T_NONE, cookie, b"")
     elif scenario == "holes" and count % 2 == 1:
         chunk(conn, DONE, T_HOLE, cookie, struct.pack(">QI", off, n))
-    elif scenario == "error-chunk":
+    elif scenario in ("error-chunk", "error-controls"):
         msg = b"disk on fire"
+        if scenario == "error-controls":
+            msg = b"disk\non fire\r\x1b[2J\x00\xff\\"
         chunk(conn, DONE, T_ERROR, cookie,
               struct.pack(">IH", nbd.NBD_EIO, len(msg)) + msg)
     elif scenario == "oversize":

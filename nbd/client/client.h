@@ -11,9 +11,16 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "escape.h"
 #include "nbd-uri.h"
 
 #define PROGRAM "sbnbd-client"
+
+/* Room for one value from the command line or the network, escaped
+ * (sb_escape) for a message: cut beyond that, it still says which value
+ * it was, and a message line stays one line of plain text.
+ */
+#define ESCAPED_VALUE_SIZE 400
 
 #define DEFAULT_REQUEST_SIZE (2 * 1024 * 1024)
 #define DEFAULT_QUEUE_DEPTH 4
@@ -29,6 +36,7 @@ struct options {
   enum operation op;
   const char *uri;
   const char *path;             /* read: FILE, "-" or NULL; write: FILE */
+  char shown_path[ESCAPED_VALUE_SIZE]; /* path escaped, for messages */
   enum source source;           /* write only */
   uint32_t request_size;
   unsigned queue_depth;
@@ -54,7 +62,9 @@ extern void usage_error (const char *fmt, ...)
 
 /* ---- errors (report.c) ---- */
 
-/* Print "sbnbd-client: MESSAGE" to stderr as one line. */
+/* Print "sbnbd-client: MESSAGE" to stderr as one line, in one write.
+ * Values that did not come from this program go in escaped (sb_escape).
+ */
 extern void report_error (const char *fmt, ...)
   __attribute__((format (printf, 1, 2)));
 extern void report_error_v (const char *fmt, va_list ap)

@@ -88,22 +88,24 @@ usage_error (const char *fmt, ...)
 static uint64_t
 size_arg (const char *name, const char *text, uint64_t min, uint64_t max)
 {
-  char why[SB_ARG_WHY_SIZE];
+  char why[SB_ARG_WHY_SIZE], shown[ESCAPED_VALUE_SIZE];
   uint64_t v;
 
   if (sb_arg_size (text, min, max, &v, why, sizeof why) == -1)
-    usage_error ("--%s %s: %s", name, text, why);
+    usage_error ("--%s %s: %s", name, sb_escape_str (shown, sizeof shown, text),
+                 why);
   return v;
 }
 
 static unsigned
 count_arg (const char *name, const char *text, unsigned min, unsigned max)
 {
-  char why[SB_ARG_WHY_SIZE];
+  char why[SB_ARG_WHY_SIZE], shown[ESCAPED_VALUE_SIZE];
   unsigned long v;
 
   if (sb_arg_count (text, 10, min, max, &v, why, sizeof why) == -1)
-    usage_error ("--%s %s: %s", name, text, why);
+    usage_error ("--%s %s: %s", name, sb_escape_str (shown, sizeof shown, text),
+                 why);
   return (unsigned) v;
 }
 
@@ -155,6 +157,15 @@ check_count (int argc, int want_min, int want_max, const char *cmd)
                  : "a source (FILE, pattern or zero) and a URI");
 }
 
+static void __attribute__((noreturn))
+unknown_command (const char *cmd)
+{
+  char shown[ESCAPED_VALUE_SIZE];
+
+  usage_error ("unknown command '%s' (expected info, read, write, verify "
+               "or map)", sb_escape_str (shown, sizeof shown, cmd));
+}
+
 /* The subcommand and its operands: ARGV[0] is the subcommand. */
 static void
 parse_operands (struct options *o, int argc, char **argv)
@@ -182,8 +193,9 @@ parse_operands (struct options *o, int argc, char **argv)
       : strcmp (o->path, "zero") == 0 ? SRC_ZERO : SRC_FILE;
   }
   else
-    usage_error ("unknown command '%s' (expected info, read, write, verify "
-                 "or map)", cmd);
+    unknown_command (cmd);
+  if (o->path != NULL)
+    sb_escape_str (o->shown_path, sizeof o->shown_path, o->path);
 }
 
 void

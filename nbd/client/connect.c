@@ -24,11 +24,23 @@ connect_unix (const char *path)
   /* The URI parser has checked that the path fits. */
   strncpy (sun.sun_path, path, sizeof sun.sun_path - 1);
   if (connect (fd, (struct sockaddr *) &sun, sizeof sun) == -1) {
-    report_error ("connect to unix socket %s: %m", path);
+    char shown[ESCAPED_VALUE_SIZE];
+
+    report_error ("connect to unix socket %s: %m",
+                  sb_escape_str (shown, sizeof shown, path));
     close (fd);
     return -1;
   }
   return fd;
+}
+
+/* The host as decoded from the URI (%XX may have made anything of it),
+ * escaped into SHOWN (ESCAPED_VALUE_SIZE bytes); the port is digits.
+ */
+static const char *
+shown_host (const struct sb_nbd_uri *uri, char *shown)
+{
+  return sb_escape_str (shown, ESCAPED_VALUE_SIZE, uri->host);
 }
 
 /* Try each address in turn; the error printed is the last one's. */
@@ -36,6 +48,7 @@ static int
 connect_addrinfo (const struct addrinfo *list, const struct sb_nbd_uri *uri)
 {
   const struct addrinfo *ai;
+  char shown[ESCAPED_VALUE_SIZE];
   int err = 0;
 
   for (ai = list; ai != NULL; ai = ai->ai_next) {
@@ -50,8 +63,8 @@ connect_addrinfo (const struct addrinfo *list, const struct sb_nbd_uri *uri)
     err = errno;
     close (fd);
   }
-  report_error ("connect to %s port %s: %s", uri->host, uri->port,
-                strerror (err));
+  report_error ("connect to %s port %s: %s", shown_host (uri, shown),
+                uri->port, strerror (err));
   return -1;
 }
 
@@ -66,7 +79,9 @@ connect_tcp (const struct sb_nbd_uri *uri, bool nodelay)
   int fd, one = 1;
 
   if (r != 0) {
-    report_error ("cannot resolve %s: %s", uri->host,
+    char shown[ESCAPED_VALUE_SIZE];
+
+    report_error ("cannot resolve %s: %s", shown_host (uri, shown),
                   r == EAI_SYSTEM ? strerror (errno) : gai_strerror (r));
     return -1;
   }

@@ -30,7 +30,8 @@ data_prepare (struct conn *c, struct slot *s)
     s->payload = s->buf;
     if (sb_pread_full (j->file_fd, s->buf, s->len,
                     (off_t) (s->offset - j->start)) == -1)
-      return job_fail (j, "reading %s at offset %llu: %s", j->opt->path,
+      return job_fail (j, "reading %s at offset %llu: %s",
+                       j->opt->shown_path,
                        (unsigned long long) (s->offset - j->start),
                        errno == ENODATA ? "file is shorter than expected"
                        : strerror (errno));
@@ -67,7 +68,7 @@ stream_write_failed (struct job *j)
     return 0;
   }
   return job_fail (j, "writing %s: %m",
-                   j->file_fd == 1 ? "stdout" : j->opt->path);
+                   j->file_fd == 1 ? "stdout" : j->opt->shown_path);
 }
 
 /* Zeroes for the holes a stream skipped, up to offset UPTO of the range. */
@@ -107,7 +108,7 @@ data_finish (struct conn *c, struct slot *s)
   case SINK_FILE:
     if (sb_pwrite_full (j->file_fd, s->buf, s->len,
                      (off_t) (s->offset - j->start)) == -1)
-      return job_fail (j, "writing %s: %m", j->opt->path);
+      return job_fail (j, "writing %s: %m", j->opt->shown_path);
     break;
   case SINK_STREAM:
     /* One ordered connection: slots retire in offset order. */

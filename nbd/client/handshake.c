@@ -21,7 +21,7 @@
 struct opt_reply {
   uint32_t type;                /* NBD_REP_* */
   uint32_t len;
-  uint8_t data[OPT_REPLY_MAX + 1]; /* +1: room to terminate a message */
+  uint8_t data[OPT_REPLY_MAX];
 };
 
 static int
@@ -99,18 +99,6 @@ rep_error_name (uint32_t type)
   }
 }
 
-/* The server's error message, made safe to print. */
-static const char *
-reply_message (struct opt_reply *r)
-{
-  uint32_t i;
-
-  for (i = 0; i < r->len; i++)
-    if (r->data[i] < 0x20 || r->data[i] > 0x7e)
-      r->data[i] = '?';
-  r->data[r->len] = '\0';
-  return (const char *) r->data;
-}
 
 /* Leave politely: the server then need not log a broken negotiation. */
 static void
@@ -125,11 +113,13 @@ send_abort (int fd)
 static int
 refused (int fd, const char *name, struct opt_reply *r)
 {
-  const char *msg = reply_message (r);
+  char shown_name[ESCAPED_VALUE_SIZE], msg[ESCAPED_VALUE_SIZE];
 
+  /* The server's message is the server's: escaped, like the name. */
+  sb_escape (msg, sizeof msg, r->data, r->len);
   send_abort (fd);
-
-  report_error ("server refused export '%s': %s (0x%x)%s%s", name,
+  report_error ("server refused export '%s': %s (0x%x)%s%s",
+                sb_escape_str (shown_name, sizeof shown_name, name),
                 rep_error_name (r->type), r->type, *msg ? ": " : "", msg);
   return -1;
 }
@@ -331,9 +321,12 @@ negotiate_export_name (int fd, const char *name, bool no_zeroes,
                    (uint32_t) strlen (name)) == -1)
     return -1;
   if (sb_read_full (fd, &fin, sizeof fin) == -1) {
+    char shown[ESCAPED_VALUE_SIZE];
+
     if (errno == ENODATA || errno == ECONNRESET)
       report_error ("server closed the connection on EXPORT_NAME '%s' "
-                    "(no such export?)", name);
+                    "(no such export?)",
+                    sb_escape_str (shown, sizeof shown, name));
     else
       report_error ("reading EXPORT_NAME reply: %m");
     return -1;

@@ -79,7 +79,10 @@ print_json (const char *name, const struct export_info *info)
 static void
 print_text (const char *name, const struct export_info *info)
 {
-  printf ("export: %s\n", name);
+  char shown[ESCAPED_VALUE_SIZE];
+
+  /* One line per field, whatever the name holds. */
+  printf ("export: %s\n", sb_escape_str (shown, sizeof shown, name));
   printf ("size: %llu\n", (unsigned long long) info->size);
   printf ("flags: 0x%04x", info->eflags);
   if (info->eflags != 0)

@@ -33,17 +33,18 @@ open_source (struct job *j, uint64_t *length)
     return 0;
   j->file_fd = open (o->path, O_RDONLY | O_CLOEXEC);
   if (j->file_fd == -1) {
-    report_error ("open %s: %m", o->path);
+    report_error ("open %s: %m", o->shown_path);
     return -1;
   }
   size = lseek (j->file_fd, 0, SEEK_END);
   if (size == -1) {
-    report_error ("%s: cannot find its size (not a file?): %m", o->path);
+    report_error ("%s: cannot find its size (not a file?): %m",
+                  o->shown_path);
     return -1;
   }
   if (o->have_length && o->length > (uint64_t) size) {
-    report_error ("%s has only %lld bytes, less than --length", o->path,
-                  (long long) size);
+    report_error ("%s has only %lld bytes, less than --length",
+                  o->shown_path, (long long) size);
     return -1;
   }
   if (!o->have_length)
@@ -70,7 +71,7 @@ open_sink (struct job *j)
   j->file_fd = strcmp (o->path, "-") == 0 ? 1
     : open (o->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (j->file_fd == -1 || fstat (j->file_fd, &st) == -1) {
-    report_error ("open %s: %m", o->path);
+    report_error ("open %s: %m", o->shown_path);
     return -1;
   }
   j->sink = j->file_fd != 1 && (S_ISREG (st.st_mode) || S_ISBLK (st.st_mode))
@@ -189,7 +190,7 @@ finish (struct job *j)
   else if (j->regular_file && outcome_complete (j) == -1)
     return 1;
   if (j->file_fd > 2 && close (j->file_fd) == -1 && j->sink == SINK_FILE) {
-    report_error ("closing %s: %m", j->opt->path);
+    report_error ("closing %s: %m", j->opt->shown_path);
     return 1;
   }
   if (atomic_load (&j->failed))
@@ -307,11 +308,14 @@ main (int argc, char **argv)
   signal (SIGPIPE, SIG_IGN);
   options_parse (&opt, argc, argv);
   if (sb_nbd_uri_parse (opt.uri, &uri, &why) == -1) {
+    char shown[ESCAPED_VALUE_SIZE];
+
+    sb_escape_str (shown, sizeof shown, opt.uri);
     if (errno == ENOMEM) {
-      report_error ("bad URI '%s': %m", opt.uri);
+      report_error ("bad URI '%s': %m", shown);
       return 1;
     }
-    usage_error ("bad URI '%s': %s", opt.uri, why);
+    usage_error ("bad URI '%s': %s", shown, why);
   }
   atomic_init (&job.first_unfinished, UINT64_MAX);
   r = run (&job, &uri);

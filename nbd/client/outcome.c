@@ -22,12 +22,12 @@ cut_file (struct job *j, uint64_t prefix)
   if (prefix == total)
     return;
   if (ftruncate (j->file_fd, (off_t) prefix) == -1) {
-    report_error ("cutting %s to the %llu bytes read: %m", j->opt->path,
-                  (unsigned long long) prefix);
+    report_error ("cutting %s to the %llu bytes read: %m",
+                  j->opt->shown_path, (unsigned long long) prefix);
     return;
   }
   report_error ("%s holds the first %llu bytes, read without a gap "
-                "(of %llu)", j->opt->path, (unsigned long long) prefix,
+                "(of %llu)", j->opt->shown_path, (unsigned long long) prefix,
                 (unsigned long long) total);
 }
 
@@ -76,6 +76,6 @@ outcome_complete (struct job *j)
 {
   if (ftruncate (j->file_fd, (off_t) (j->end - j->start)) == 0)
     return 0;
-  report_error ("truncate %s: %m", j->opt->path);
+  report_error ("truncate %s: %m", j->opt->shown_path);
   return -1;
 }

@@ -164,8 +164,8 @@ static int
 error_chunk (struct conn *c, struct slot *s, uint32_t length)
 {
   struct nbd_structured_reply_error e;
-  char body[ERROR_CHUNK_MAX + 1];
-  uint32_t error, msglen, i;
+  char body[ERROR_CHUNK_MAX], msg[ESCAPED_VALUE_SIZE];
+  uint32_t error, msglen;
 
   if (length < sizeof e || length > ERROR_CHUNK_MAX)
     return job_fail (c->job, "protocol error: error chunk of %u bytes",
@@ -177,12 +177,9 @@ error_chunk (struct conn *c, struct slot *s, uint32_t length)
   msglen = be16toh (e.len);
   if (error == NBD_SUCCESS || msglen > length - sizeof e)
     return job_fail (c->job, "protocol error: malformed error chunk");
-  for (i = 0; i < msglen; i++) {
-    char ch = body[sizeof e + i];
-    body[i] = ch >= 0x20 && ch <= 0x7e ? ch : '?';
-  }
-  body[msglen] = '\0';
-  server_error (c, s, error, body);
+  /* The server's words, escaped: they may hold anything. */
+  sb_escape (msg, sizeof msg, body + sizeof e, msglen);
+  server_error (c, s, error, msg);
   return 0;
 }
 

@@ -73,8 +73,13 @@ void
 report_negotiated (const struct options *o, const struct sb_nbd_uri *uri,
                    const struct export_info *info)
 {
+  char name[ESCAPED_VALUE_SIZE];
+
+  if (!o->verbose)
+    return;
+  sb_escape_str (name, sizeof name, uri->name);
   report_verbose (o, "export '%s': %llu bytes, flags 0x%04x, %s replies%s%s, "
-                  "by %s", uri->name, (unsigned long long) info->size,
+                  "by %s", name, (unsigned long long) info->size,
                   info->eflags, info->structured ? "structured" : "simple",
                   info->extended ? ", extended headers" : "",
                   info->allocation ? ", base:allocation" : "",

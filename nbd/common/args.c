@@ -7,9 +7,12 @@
 #include <string.h>
 
 #include "args.h"
+#include "escape.h"
 #include "parse-size.h"
 
-/* Long enough to recognise an argument, short enough for one line. */
+/* An option quoted in a complaint is cut (and marked "...") beyond this
+ * many bytes: enough to recognise it, short enough for one line.
+ */
 #define QUOTE_MAX 64
 
 #define SIZE_FORMS "a number of bytes, optionally with a suffix K, M, G " \
@@ -73,14 +76,20 @@ sb_arg_count (const char *text, int base, unsigned long min,
   return -1;
 }
 
-/* The option as the user typed it: "--name" without "=value", or "-c". */
+/* The option as the user typed it, escaped: "--name" without "=value",
+ * or "-c".
+ */
 static void
 typed_option (const char *elem, int opt, char *buf, size_t len)
 {
-  if (strncmp (elem, "--", 2) == 0)
-    snprintf (buf, len, "%.*s", (int) strcspn (elem, "="), elem);
-  else
-    snprintf (buf, len, "-%c", opt);
+  char c = (char) opt;
+
+  if (strncmp (elem, "--", 2) == 0) {
+    sb_escape (buf, len, elem, strcspn (elem, "="));
+    return;
+  }
+  buf[0] = '-';
+  sb_escape (buf + 1, len - 1, &c, 1);
 }
 
 void
@@ -91,7 +100,7 @@ sb_arg_getopt_complaint (int c, char *const *argv, const char *optstring,
    * for an unknown short option inside a cluster, where optopt says it.
    */
   const char *elem = argv[optind - 1];
-  char name[QUOTE_MAX + 3];
+  char name[SB_ESCAPE_SIZE (QUOTE_MAX)];
   bool known = optopt >= 256
     || (optopt > 0 && optopt != ':' && strchr (optstring, optopt) != NULL);
 
@@ -99,13 +108,16 @@ sb_arg_getopt_complaint (int c, char *const *argv, const char *optstring,
     typed_option (elem, optopt, name, sizeof name);
     snprintf (why, why_len, "option '%s' needs an argument", name);
   }
-  else if (optopt == 0)
-    snprintf (why, why_len, "unknown or ambiguous option '%.*s'",
-              QUOTE_MAX, elem);
+  else if (optopt == 0) {
+    sb_escape_str (name, sizeof name, elem);
+    snprintf (why, why_len, "unknown or ambiguous option '%s'", name);
+  }
   else if (known) {
     typed_option (elem, optopt, name, sizeof name);
     snprintf (why, why_len, "option '%s' takes no argument", name);
   }
-  else
-    snprintf (why, why_len, "unknown option '-%c'", optopt);
+  else {
+    typed_option ("-", optopt, name, sizeof name);
+    snprintf (why, why_len, "unknown option '%s'", name);
+  }
 }

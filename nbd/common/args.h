@@ -13,7 +13,7 @@
 /* Room for any complaint below.  Complaints about a value do not quote
  * it: the caller says which option and value they are about.
  */
-#define SB_ARG_WHY_SIZE 256
+#define SB_ARG_WHY_SIZE 320
 
 /* TEXT as a size from MIN to MAX (bytes, or K, M, G, T suffixes).
  * Returns 0, or -1 with WHY describing the problem.
@@ -36,7 +36,7 @@ extern void sb_arg_format_size (uint64_t size, char *buf, size_t len);
 /* What getopt_long (called with opterr = 0 and an OPTSTRING that starts
  * with ':') found wrong when it returned C ('?' or ':'), from optind,
  * optopt and ARGV.  Our own words, because getopt's message would print
- * the argument unescaped.
+ * the argument unescaped; here it is escaped (sb_escape).
  */
 extern void sb_arg_getopt_complaint (int c, char *const *argv,
                                      const char *optstring,

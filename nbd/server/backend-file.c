@@ -198,13 +198,14 @@ static const struct backend_ops file_ops = {
   .extents = file_extents,
 };
 
+/* SHOWN: the file's name, escaped for messages. */
 static int
-file_size (int fd, const char *path, uint64_t *size)
+file_size (int fd, const char *shown, uint64_t *size)
 {
   struct stat st;
 
   if (fstat (fd, &st) == -1) {
-    fprintf (stderr, "%s: %s: fstat: %s\n", PROGRAM, path, strerror (errno));
+    message ("%s: fstat: %s", shown, strerror (errno));
     return -1;
   }
   if (S_ISREG (st.st_mode)) {
@@ -215,12 +216,10 @@ file_size (int fd, const char *path, uint64_t *size)
     is_block_device = true;
     if (ioctl (fd, BLKGETSIZE64, size) == 0)
       return 0;
-    fprintf (stderr, "%s: %s: BLKGETSIZE64: %s\n", PROGRAM, path,
-             strerror (errno));
+    message ("%s: BLKGETSIZE64: %s", shown, strerror (errno));
     return -1;
   }
-  fprintf (stderr, "%s: %s: not a regular file or block device\n",
-           PROGRAM, path);
+  message ("%s: not a regular file or block device", shown);
   return -1;
 }
 
@@ -228,12 +227,14 @@ int
 backend_open_file (struct backend *be, const char *path, bool read_only)
 {
   int fd = open (path, (read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+  char shown[ESCAPED_VALUE_SIZE];
 
+  sb_escape_str (shown, sizeof shown, path);
   if (fd == -1) {
-    fprintf (stderr, "%s: %s: %s\n", PROGRAM, path, strerror (errno));
+    message ("%s: %s", shown, strerror (errno));
     return -1;
   }
-  if (file_size (fd, path, &be->size) == -1) {
+  if (file_size (fd, shown, &be->size) == -1) {
     close (fd);
     return -1;
   }

@@ -49,7 +49,7 @@ int
 backend_spec_parse (const char *text, struct backend_spec *spec, char *why,
                     size_t why_len)
 {
-  char size_why[SB_ARG_WHY_SIZE];
+  char size_why[SB_ARG_WHY_SIZE], shown[ESCAPED_VALUE_SIZE];
   size_t i;
 
   *spec = (struct backend_spec) { .text = text, .kind = BACKEND_FILE };
@@ -61,11 +61,13 @@ backend_spec_parse (const char *text, struct backend_spec *spec, char *why,
     if (sb_arg_size (text + n, 0, MAX_EXPORT_SIZE, &spec->size, size_why,
                      sizeof size_why) == 0)
       return 0;
-    snprintf (why, why_len, "%s: %s", text, size_why);
+    snprintf (why, why_len, "%s: %s",
+              sb_escape_str (shown, sizeof shown, text), size_why);
     return -1;
   }
   if (text[0] == '\0')
     snprintf (why, why_len, "empty BACKEND: expected " BACKEND_FORMS);
+  /* The prefix is lower-case letters only: nothing to escape. */
   else if (looks_like_backend (text))
     snprintf (why, why_len, "unknown backend '%.*s' and no such file: "
               "expected " BACKEND_FORMS, (int) strcspn (text, ":") + 1, text);

@@ -64,11 +64,12 @@ static unsigned long
 count_arg (const char *option, const char *arg, int base, unsigned long min,
            unsigned long max)
 {
-  char why[SB_ARG_WHY_SIZE];
+  char why[SB_ARG_WHY_SIZE], shown[ESCAPED_VALUE_SIZE];
   unsigned long n;
 
   if (sb_arg_count (arg, base, min, max, &n, why, sizeof why) == -1)
-    usage_error ("%s %s: %s", option, arg, why);
+    usage_error ("%s %s: %s", option, sb_escape_str (shown, sizeof shown, arg),
+                 why);
   return n;
 }
 
@@ -168,7 +169,7 @@ config_parse (struct config *cfg, int argc, char **argv)
 {
   int opt;
 
-  char why[SB_ARG_WHY_SIZE];
+  char why[SB_ARG_WHY_SIZE + ESCAPED_VALUE_SIZE];
 
   *cfg = (struct config) { .export_name = "", .socket_mode = 0600,
                            .max_connections = DEFAULT_MAX_CONNECTIONS };

@@ -30,6 +30,16 @@ conn_log (const struct conn *c, const char *fmt, ...)
   fprintf (stderr, "%s: connection %u: %s\n", PROGRAM, c->id, line);
 }
 
+void
+log_unknown_export (const struct conn *c, const void *name, size_t len)
+{
+  char shown[ESCAPED_VALUE_SIZE];
+
+  if (c->ex->verbose)
+    conn_log (c, "unknown export '%s'", sb_escape (shown, sizeof shown,
+                                                    name, len));
+}
+
 /* Refill rbuf with one recv, which usually brings a whole request header
  * (and sometimes the next ones too).
  */

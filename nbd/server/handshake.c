@@ -143,7 +143,7 @@ opt_info_go (struct conn *c, uint32_t opt, const uint8_t *data, uint32_t len)
   if ((uint64_t) 6 + namelen + 2 * (uint64_t) count != len)
     return opt_reply (c, opt, NBD_REP_ERR_INVALID, NULL, 0);
   if (!export_name_matches (c, data + 4, namelen)) {
-    conn_log (c, "unknown export '%.*s'", (int) namelen, data + 4);
+    log_unknown_export (c, data + 4, namelen);
     return opt_reply (c, opt, NBD_REP_ERR_UNKNOWN, NULL, 0);
   }
   if (requested (data + 6 + namelen, count, NBD_INFO_NAME)
@@ -171,7 +171,7 @@ opt_export_name (struct conn *c, const uint8_t *data, uint32_t len)
   };
 
   if (!export_name_matches (c, data, len)) {
-    conn_log (c, "unknown export '%.*s'", (int) len, data);
+    log_unknown_export (c, data, len);
     return OPT_DROP;
   }
   if (c->extended) {

@@ -69,12 +69,13 @@ static int
 private_socket_path (struct listener *l)
 {
   const char *tmp = getenv ("TMPDIR");
-  char *dir;
+  char *dir, shown[ESCAPED_VALUE_SIZE];
 
   if (asprintf (&dir, "%s/sbnbd-XXXXXX", tmp && *tmp ? tmp : "/tmp") == -1)
     return -1;
   if (mkdtemp (dir) == NULL) {
-    message ("mkdtemp %s: %s", dir, strerror (errno));
+    message ("mkdtemp %s: %s", sb_escape_str (shown, sizeof shown, dir),
+             strerror (errno));
     free (dir);
     return -1;
   }
@@ -94,11 +95,13 @@ static int
 bind_unix (int fd, const char *path, mode_t mode)
 {
   struct sockaddr_un sun = { .sun_family = AF_UNIX };
+  char shown[ESCAPED_VALUE_SIZE];
   mode_t old;
   int r;
 
+  sb_escape_str (shown, sizeof shown, path);
   if (strlen (path) >= sizeof sun.sun_path) {
-    message ("%s: socket path too long", path);
+    message ("%s: socket path too long", shown);
     return -1;
   }
   strcpy (sun.sun_path, path);
@@ -106,7 +109,7 @@ bind_unix (int fd, const char *path, mode_t mode)
   r = bind (fd, (struct sockaddr *) &sun, sizeof sun);
   umask (old);
   if (r == -1 || (mode != 0600 && chmod (path, mode) == -1)) {
-    message ("%s: %s", path, strerror (errno));
+    message ("%s: %s", shown, strerror (errno));
     return -1;
   }
   return 0;
@@ -181,9 +184,12 @@ listen_tcp (struct listener *l, const struct config *cfg)
   struct addrinfo hints = { .ai_flags = AI_PASSIVE | AI_NUMERICSERV,
                             .ai_socktype = SOCK_STREAM }, *res, *ai;
   int err = getaddrinfo (addr, cfg->port, &hints, &res);
+  char shown[ESCAPED_VALUE_SIZE];
 
+  /* The port was checked to be digits; the address may hold anything. */
+  sb_escape_str (shown, sizeof shown, addr);
   if (err != 0) {
-    message ("%s: %s", addr, gai_strerror (err));
+    message ("%s: %s", shown, gai_strerror (err));
     return -1;
   }
   for (ai = res; ai != NULL; ai = ai->ai_next)
@@ -192,7 +198,7 @@ listen_tcp (struct listener *l, const struct config *cfg)
   err = errno;
   freeaddrinfo (res);
   if (l->fd == -1) {
-    message ("binding %s port %s: %s", addr, cfg->port, strerror (err));
+    message ("binding %s port %s: %s", shown, cfg->port, strerror (err));
     return -1;
   }
   return tcp_uri (l, cfg);

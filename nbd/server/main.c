@@ -38,7 +38,7 @@ export_init (struct export *ex, const struct config *cfg)
 static int
 write_pidfile (const char *path)
 {
-  char tmp[4096];
+  char tmp[4096], shown[ESCAPED_VALUE_SIZE];
   FILE *f;
 
   if (snprintf (tmp, sizeof tmp, "%s.tmp", path) >= (int) sizeof tmp)
@@ -49,15 +49,20 @@ write_pidfile (const char *path)
       return 0;
     unlink (tmp);
   }
-  message ("%s: %s", path, strerror (errno));
+  message ("%s: %s", sb_escape_str (shown, sizeof shown, path),
+           strerror (errno));
   return -1;
 }
 
 static void
 announce (const struct listener *l, const struct config *cfg)
 {
+  char shown[ESCAPED_VALUE_SIZE];
+
+  /* The URI is percent-encoded already. */
   if (cfg->log_uri)
-    message ("serving %s on %s", cfg->backend.text, l->uri);
+    message ("serving %s on %s",
+             sb_escape_str (shown, sizeof shown, cfg->backend.text), l->uri);
   if (cfg->print_uri) {
     printf ("%s\n", l->uri);
     fflush (stdout);

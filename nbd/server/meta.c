@@ -72,6 +72,23 @@ selects_allocation (const struct meta_option *m, bool list)
   return found;
 }
 
+/* -v: what the client asked for beyond base:, escaped (it is theirs). */
+static void
+log_unknown_queries (struct conn *c, const struct meta_option *m)
+{
+  const uint8_t *q = m->queries;
+  char shown[ESCAPED_VALUE_SIZE];
+  uint32_t i, n;
+
+  for (i = 0; c->ex->verbose && i < m->count; i++, q += 4 + n) {
+    n = sb_get_be32 (q);
+    if (!is (q + 4, n, NBD_CONTEXT_BASE_ALLOCATION)
+        && !is (q + 4, n, NBD_META_NS_BASE))
+      conn_log (c, "meta context '%s' not offered",
+                sb_escape (shown, sizeof shown, q + 4, n));
+  }
+}
+
 static int
 reply_context (struct conn *c, uint32_t opt, uint32_t id)
 {
@@ -105,10 +122,10 @@ opt_meta_context (struct conn *c, uint32_t opt, const uint8_t *data,
   if (parse (data, len, &m) == -1)
     return opt_reply (c, opt, NBD_REP_ERR_INVALID, NULL, 0);
   if (!export_name_matches (c, m.name, m.namelen)) {
-    conn_log (c, "meta context for unknown export '%.*s'", (int) m.namelen,
-              m.name);
+    log_unknown_export (c, m.name, m.namelen);
     return opt_reply (c, opt, NBD_REP_ERR_UNKNOWN, NULL, 0);
   }
+  log_unknown_queries (c, &m);
   found = selects_allocation (&m, !set);
   if (found && reply_context (c, opt, set ? META_ID_BASE_ALLOCATION : 0)
       != OPT_CONTINUE)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "escape.h"
 #include "page-map.h"
 
 #define PROGRAM "sbnbd-server"
@@ -108,8 +109,14 @@ extern int backend_open_pattern (struct backend *be, uint64_t size);
 
 /* ---- messages on stderr (message.c) ---- */
 
-/* Print "sbnbd-server: MESSAGE" as one line, whatever the values in it
- * hold: control characters and other non-printable bytes are escaped.
+/* Room for one value from the command line, the environment or the
+ * network, escaped (sb_escape) for a message: cut beyond that, it still
+ * says which value it was, and a line stays well inside LINE_MAX_BYTES.
+ */
+#define ESCAPED_VALUE_SIZE 400
+
+/* Print "sbnbd-server: MESSAGE" as one line, in one write.  Values that
+ * did not come from this program go in escaped with sb_escape.
  */
 extern void message (const char *fmt, ...)
   __attribute__((format (printf, 1, 2)));
@@ -249,9 +256,14 @@ extern int reply_read (struct conn *c, const struct request *r,
 extern int reply_block_status (struct conn *c, const struct request *r,
                                const struct extent_list *l);
 
-/* Log a printf-style line to stderr when -v was given. */
+/* Log a printf-style line to stderr when -v was given.  Values from the
+ * network go in escaped (sb_escape): one call, one line.
+ */
 extern void conn_log (const struct conn *c, const char *fmt, ...)
   __attribute__((format (printf, 2, 3)));
+/* -v: a client asked for export NAME (LEN bytes, NULs and all). */
+extern void log_unknown_export (const struct conn *c, const void *name,
+                                size_t len);
 
 /* ---- listening and serving (listen.c, accept.c, captive.c) ---- */
 
