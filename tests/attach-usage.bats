@@ -36,7 +36,7 @@ usage_fails () {
   usage_fails "option '--interval' needs a value" --interval
   usage_fails "invalid --interval '0': expected milliseconds, 1 to 3600000" --interval 0 1
   usage_fails "invalid --interval '1.5': expected milliseconds, 1 to 3600000" --interval 1.5 1
-  usage_fails "invalid --sndbuf '2X': expected a size such as 2M or 4194304 (at most 1G), or 0/off" --sndbuf 2X 1
+  usage_fails "invalid --sndbuf '2X': expected a size such as 2M or 4194304 (K, M or G; at most 1G), or 0/off" --sndbuf 2X 1
 }
 
 @test "control characters in a bad argument are escaped" {

@@ -104,7 +104,7 @@ parse_sndbuf_option (struct attach_options *o, const char *arg)
     size = 0;
   else if (sb_parse_size (arg, SB_SNDBUF_MAX, &size) == -1)
     usage_error ("invalid --sndbuf '%s': expected a size such as 2M or "
-                 "4194304 (at most 1G), or 0/off",
+                 "4194304 (K, M or G; at most 1G), or 0/off",
                  sb_escape_str (shown, sizeof shown, arg));
   o->config.sndbuf = size;
 }
