@@ -115,13 +115,15 @@ configure_apt () {
   chmod 0755 "$dir/usr/sbin/policy-rc.d"
 }
 
-# Bring chroot DIR's packages up to date and install the list.
+# Bring chroot DIR's packages up to date and install the list.  A
+# failed download fails (apt-get update alone only warns, and the stamp
+# would then claim a refresh that did not happen).
 apt_refresh () {
   local dir=$1 suite=$2 log=$3
   configure_apt "$dir" "$suite"
   in_chroot "$dir" /bin/sh -c '
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q &&
+    apt-get update -q --error-on=any &&
     apt-get -y -q -o Dpkg::Options::=--force-confnew full-upgrade &&
     apt-get -y -q install "$@" &&
     apt-get clean' sh $(compat_packages) >> "$log" 2>&1
