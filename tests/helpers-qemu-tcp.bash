@@ -12,6 +12,7 @@
 #   median_of SECONDS...                       their median
 #   assert_speedup SLOW FAST FACTOR            SLOW >= FACTOR * FAST
 #   assert_tcp_gain PLAIN BOOSTED FACTOR       by qemu-nbd version (below)
+#   fastest_of N...                            the smallest of the numbers
 #   tcp_rounds [MIN]                           rounds worth timing (below)
 #   time_copies ROUNDS EXPECTED PLAIN_PORT BOOSTED_PORT COPY [ARG...]
 #                                              interleaved timed copies
@@ -184,6 +185,13 @@ time_command () {
 median_of () {
   printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
     END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# The smallest of the numbers "$@": where a stall is a floor that no
+# round can beat and load on a shared machine only ever adds time, the
+# fastest round of each side is the fair comparison.
+fastest_of () {
+  printf '%s\n' "$@" | sort -g | head -n 1
 }
 
 # Fail unless SLOW seconds are at least FACTOR times FAST seconds.
