@@ -11,7 +11,9 @@ doctor_usage () {
   cat <<USAGE
 Usage: $PROG doctor [--json]
 Show the kernel limits that decide the send buffer, whether this user can
-exceed them, and run a live self-test of the library; then list the NBD
+exceed them, and run a live self-test of the library; measure what a
+bigger unix send buffer gains on this host (a raw socketpair, default
+buffer against the requested one, about a second); then list the NBD
 programs on PATH (qemu-nbd, qemu-img, nbdkit, nbdcopy, nbdinfo, nbd-server)
 with their versions and what the library changes for each.  Reads the same
 SOCKBOOST_* variables as the library.  Exit status 0 when the self-test
@@ -110,6 +112,72 @@ report_library () {
   VERDICT="FAIL: the library is missing: $LIBRARY"
   return 1
 }
+
+# ---- this host's unix ceiling ------------------------------------------------
+
+# What a bigger send buffer can gain on this host now, with no library and
+# no NBD program involved: a raw socketpair moving 2 MiB NBD read replies
+# with the default buffer and with the requested one, in turns.  The gain
+# depends on the host and its load (from about 2x down to slower than the
+# default on machines of one kind), so the report measures it rather than
+# promising one.
+CEILING_ROUNDS=5
+CEILING_BYTES=256M
+CEILING=
+
+# Bytes per second of one socketpair run with ARGS; sets CEILING_TB to
+# the send buffer the kernel granted.
+ceiling_run () {
+  local json
+  json=$("$TOOLSDIR/sb-socketpair-bench" --json --total "$CEILING_BYTES" "$@" 2>/dev/null) ||
+    return 1
+  CEILING_TB=$(sed -n 's/.*"sndbuf": \([0-9]*\).*/\1/p' <<<"$json")
+  sed -n 's/.*"throughput": \([0-9]*\).*/\1/p' <<<"$json"
+}
+
+median () {
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
+    END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# Sets CEILING (the JSON object, or null) and prints its rows.
+report_ceiling () {
+  local round plain big p b faster=0 pm bm ratio verdict
+  CEILING=null
+  if [ "$REQUEST" -eq 0 ]; then
+    row "unix ceiling" "not measured: the send buffer part is off"
+    return 0
+  fi
+  if [ ! -x "$TOOLSDIR/sb-socketpair-bench" ]; then
+    row "unix ceiling" "not measured: $TOOLSDIR/sb-socketpair-bench is missing"
+    return 0
+  fi
+  plain=() big=()
+  for ((round = 0; round < CEILING_ROUNDS; round++)); do
+    if ! p=$(ceiling_run) || ! b=$(ceiling_run --sndbuf "$REQUEST"); then
+      row "unix ceiling" "not measured: sb-socketpair-bench failed"
+      return 0
+    fi
+    plain+=("$p") big+=("$b")
+    [ "$b" -gt "$p" ] && faster=$((faster + 1))
+  done
+  ceiling_run --sndbuf "$REQUEST" >/dev/null
+  pm=$(median "${plain[@]}") bm=$(median "${big[@]}")
+  ratio=$(awk -v p="$pm" -v b="$bm" 'BEGIN { printf "%.2f", b / p }')
+  case $faster in
+    "$CEILING_ROUNDS") verdict="faster in every round" ;;
+    0) verdict="slower in every round" ;;
+    *) verdict="no clear difference: faster in $faster of $CEILING_ROUNDS rounds" ;;
+  esac
+  row "unix ceiling" "${ratio}x: tb $CEILING_TB against the default, $verdict"
+  row "" "(a raw socketpair moving 2 MiB replies, no library: $(gib "$bm") against $(gib "$pm") GiB/s,"
+  row "" "medians of $CEILING_ROUNDS short rounds; what a bigger buffer can gain on this host now;"
+  row "" "for a steadier figure: make demo, or sockboost bench --workloads socketpair)"
+  CEILING=$(printf '{"ratio": %s, "tb": %s, "default_bytes_per_second": %s, "boosted_bytes_per_second": %s, "rounds": %s, "faster_rounds": %s}' \
+    "$ratio" "$(json_number "$CEILING_TB")" "${pm%.*}" "${bm%.*}" "$CEILING_ROUNDS" "$faster")
+}
+
+gib () { awk -v b="$1" 'BEGIN { printf "%.2f", b / 1073741824 }'; }
 
 # ---- doctor's self-test: a probe under the library, read from outside -----
 
@@ -224,6 +292,7 @@ doctor_json () {
     "$(json_list "${WARNINGS[@]}")"
   printf ' "library": %s, "self_test": {"passed": %s, "verdict": %s},\n' \
     "$(json_str "$LIBRARY")" "$passed" "$(json_str "$VERDICT")"
+  printf ' "unix_ceiling": %s,\n' "$CEILING"
   printf ' "programs": ['
   for i in "${!PROGRAM_NAME[@]}"; do
     printf '%s\n  {"name": "%s", "path": %s, "version": %s, "unix": %s, "tcp": %s}' \
@@ -255,6 +324,7 @@ cmd_doctor () {
   else
     passed=false
   fi
+  report_ceiling
   if [ "$JSON" -eq 1 ]; then
     find_nbd_programs
     doctor_json "$passed"
