@@ -44,3 +44,16 @@ assert o["flags"] & 2 and o["structured_replies"] is True and o["negotiation"] =
   assert_line --regexp "^flags: .*read_only"
   assert_line "structured replies: no"
 }
+
+@test "info --json: an export name that is not UTF-8 still gives valid JSON" {
+  # %C3%A9 is UTF-8 for e-acute and stays; %FF and the lone %C3 cannot
+  # be UTF-8 and become U+FFFD; %0A is escaped.
+  start_sbnbd_unix -e "$(printf 'd\xc3\xa9\xff\n\xc3x')" memory:1M
+  run cl_client info --json "nbd+unix:///d%C3%A9%FF%0A%C3x?socket=$NBD_SOCK"
+  assert_success
+  python3 -c '
+import json, sys
+o = json.loads(sys.argv[1].encode("utf-8", "surrogateescape").decode("utf-8"))
+assert o["export"] == "d\u00e9\ufffd\n\ufffdx", repr(o["export"])
+' "$output"
+}
