@@ -26,7 +26,8 @@ as_nobody () {
 }
 
 @test "nobody attaching to a root process: exit 1, CAP_SYS_PTRACE named" {
-  run as_nobody "$SOCKBOOST" attach "$ECHO_PID"
+  sockboost_for_nobody
+  run as_nobody env "${NOBODY_ENV[@]}" "$NOBODY_SOCKBOOST" attach "$ECHO_PID"
   assert_failure 1
   assert_output "sockboost attach: $ECHO_PID: permission denied: it belongs to uid 0; run as that user or with CAP_SYS_PTRACE (e.g. as root)"
   assert_equal "$(cat "$REPORTS"/* 2>/dev/null)" ""

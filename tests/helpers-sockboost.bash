@@ -84,3 +84,39 @@ start_probe () {
     sleep 0.05
   done
 }
+
+# The sockboost command as the user nobody can run it, in NOBODY_SOCKBOOST,
+# with NOBODY_ENV the variables that make it use those copies
+# (env "${NOBODY_ENV[@]}" "$NOBODY_SOCKBOOST" ...): the checkout itself
+# when nobody can reach it, else copies of the script, its parts, its
+# helper programs and the library in a directory anyone may read (a
+# checkout under /root, say, is closed to nobody, and the loader opens a
+# preloaded library as the user).
+sockboost_for_nobody () {
+  local dir piece
+  NOBODY_SOCKBOOST=$SOCKBOOST
+  NOBODY_ENV=(SOCKBOOST_LIBRARY="$LIBSOCKBOOST")
+  [ -n "${SOCKBOOST_ATTACH_HELPER:-}" ] &&
+    NOBODY_ENV+=(SOCKBOOST_ATTACH_HELPER="$SOCKBOOST_ATTACH_HELPER")
+  setpriv --reuid=65534 --regid=65534 --clear-groups \
+    sh -c 'for f; do [ -r "$f" ] || exit 1; done' _ "$SOCKBOOST" \
+    "$LIBSOCKBOOST" "$SB_BUILD/tools/sb-attach" ${SOCKBOOST_ATTACH_HELPER:+"$SOCKBOOST_ATTACH_HELPER"} &&
+    return 0
+  dir=$(mktemp -d /tmp/sockboost-nobody.XXXXXX)
+  cleanup_push "rm -rf '$dir'"
+  mkdir -p "$dir/tools" "$dir/preload"
+  cp "$SB_ROOT/GNUmakefile" "$dir/"
+  cp "$SB_ROOT"/tools/sockboost "$SB_ROOT"/tools/sockboost-*.bash \
+    "$SB_ROOT"/tools/ss-sockets.awk "$dir/tools/"
+  for piece in "$SB_BUILD"/tools/sb-*; do
+    [ -x "$piece" ] && [ "${piece%.[od]}" = "$piece" ] && cp "$piece" "$dir/tools/"
+  done
+  cp "$LIBSOCKBOOST" "$dir/preload/libsockboost.so"
+  NOBODY_SOCKBOOST=$dir/tools/sockboost
+  NOBODY_ENV=(SOCKBOOST_LIBRARY="$dir/preload/libsockboost.so")
+  if [ -n "${SOCKBOOST_ATTACH_HELPER:-}" ]; then
+    cp "$SOCKBOOST_ATTACH_HELPER" "$dir/tools/sb-attach-under-test"
+    NOBODY_ENV+=(SOCKBOOST_ATTACH_HELPER="$dir/tools/sb-attach-under-test")
+  fi
+  chmod -R a+rX "$dir"
+}

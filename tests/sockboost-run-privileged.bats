@@ -24,10 +24,15 @@ as_nobody () {
 
 # Run PROGRAM (a copy of cat) under sockboost run (with any prefix
 # command given first) reading its own maps; sets output and stderr.
+# As nobody, it is the copy of sockboost and the library nobody can read.
 run_maps () {
-  local program=$1
+  local program=$1 sockboost=("$SOCKBOOST")
   shift
-  run --separate-stderr "$@" "$SOCKBOOST" run -- "$program" /proc/self/maps
+  if [ "${1:-}" = as_nobody ]; then
+    sockboost_for_nobody
+    sockboost=(env "${NOBODY_ENV[@]}" "$NOBODY_SOCKBOOST")
+  fi
+  run --separate-stderr "$@" "${sockboost[@]}" run -- "$program" /proc/self/maps
   assert_success
 }
 

@@ -71,7 +71,9 @@ setup () {
   kill_at_teardown $!
   if [ "$(id -u)" -eq 0 ]; then
     requires setpriv
-    run setpriv --reuid=65534 --regid=65534 --clear-groups "$SOCKBOOST" status $!
+    sockboost_for_nobody
+    run setpriv --reuid=65534 --regid=65534 --clear-groups \
+      env "${NOBODY_ENV[@]}" "$NOBODY_SOCKBOOST" status $!
   else
     run "$SOCKBOOST" status 1
   fi
