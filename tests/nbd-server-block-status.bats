@@ -50,6 +50,11 @@ make_sparse_file () {
   scenario block-status-file
   scenario block-status-file-extended
 }
+@test "file: a trimmed range is a hole again, though reads had found it data" {
+  make_sparse_file "$BATS_TEST_TMPDIR/disk"
+  start_sbnbd_unix "$BATS_TEST_TMPDIR/disk"
+  scenario block-status-file-trim
+}
 @test "the file scenario can fail: a fully allocated file is not that layout" {
   head -c 8M /dev/zero > "$BATS_TEST_TMPDIR/disk"
   start_sbnbd_unix "$BATS_TEST_TMPDIR/disk"

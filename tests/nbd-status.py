@@ -240,6 +240,20 @@ def block_status_file(path, extended=False):
     status_bounds(c, size)
 
 
+def block_status_file_trim(path, extended=False):
+    """The same file, writable: a data range the server remembers (to
+    spare its lseek calls) is forgotten when a trim punches a hole in it."""
+    c, size = connect(path, extended)
+    expect_status(c, M, 64 * K, [(64 * K, DATA)])
+    expect_status(c, M + 4096, 4096, [(4096, DATA)])
+    c.reply(c.request(nbd.NBD_CMD_TRIM, M, 64 * K))
+    expect_status(c, 0, 2 * M, [(2 * M, HOLE_ZERO)])
+    data, pieces = read(c, M, 4096)
+    expect(pieces == [("hole", 0, 4096)] and not any(data),
+           "read of the trimmed range %r" % pieces)
+    expect_status(c, 3 * M, 4096, [(4096, DATA)])
+
+
 # ---- scenarios: extended headers ----
 
 def extended_negotiation(path, extended=True):

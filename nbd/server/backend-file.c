@@ -68,11 +68,34 @@ unsupported (int err)
     || err == ENODEV;
 }
 
+/* The range of struct backend that is known to hold data. */
+static bool
+known_data (struct backend *be, uint64_t off, uint64_t end)
+{
+  return off >= atomic_load_explicit (&be->data_lo, memory_order_relaxed)
+    && end <= atomic_load_explicit (&be->data_hi, memory_order_relaxed);
+}
+
+static void
+remember_data (struct backend *be, uint64_t lo, uint64_t hi)
+{
+  atomic_store_explicit (&be->data_lo, lo, memory_order_relaxed);
+  atomic_store_explicit (&be->data_hi, hi, memory_order_relaxed);
+}
+
+/* After a punch or a zeroed range, so that its holes can be found. */
+static void
+forget_data (struct backend *be)
+{
+  atomic_store_explicit (&be->data_hi, 0, memory_order_relaxed);
+}
+
 static int
 punch (struct backend *be, uint64_t off, uint64_t len)
 {
   int r = fallocate (be->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
                      (off_t) off, (off_t) len);
+  forget_data (be);
   return r == -1 ? errno : 0;
 }
 
@@ -118,6 +141,7 @@ zero_range (struct backend *be, uint64_t off, uint64_t len, bool may_trim,
   if (err != 0 && !is_block_device) {
     err = fallocate (be->fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
                      (off_t) off, (off_t) len) == -1 ? errno : 0;
+    forget_data (be);
   }
   if (err == 0 || !unsupported (err))
     return err;
@@ -150,6 +174,19 @@ seek_next (int fd, uint64_t off, uint64_t end, bool hole)
   return (uint64_t) r < end ? r : (int64_t) end;
 }
 
+/* The end of the data that starts at OFF, up to the export's end, which
+ * is remembered: the range asked for is often a small part of it.
+ */
+static int64_t
+data_end (struct backend *be, uint64_t off)
+{
+  int64_t hole = seek_next (be->fd, off, be->size, true);
+
+  if (hole > (int64_t) off)
+    remember_data (be, off, (uint64_t) hole);
+  return hole;
+}
+
 /* lseek failed with errno at OFF: an error, or no way to find holes. */
 static int
 rest_is_data (struct extent_list *out, uint64_t off, uint64_t end)
@@ -170,6 +207,10 @@ file_extents (struct backend *be, uint64_t off, uint64_t len,
 {
   uint64_t end = off + len;
 
+  if (known_data (be, off, end)) {
+    extent_add (out, len, 0);
+    return 0;
+  }
   while (off < end && !extent_list_full (out)) {
     int64_t data = seek_next (be->fd, off, end, false), hole;
 
@@ -180,11 +221,11 @@ file_extents (struct backend *be, uint64_t off, uint64_t len,
       off = (uint64_t) data;
       continue;
     }
-    hole = seek_next (be->fd, off, end, true);
+    hole = data_end (be, off);
     if (hole == -1)
       return rest_is_data (out, off, end);
     /* A hole at OFF itself means the file changed under us: data. */
-    if ((uint64_t) hole <= off)
+    if ((uint64_t) hole <= off || (uint64_t) hole > end)
       hole = (int64_t) end;
     extent_add (out, (uint64_t) hole - off, 0);
     off = (uint64_t) hole;
