@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "parse-size.h"
 
 #define PROGRAM "sb-overhead-bench"
@@ -119,21 +120,6 @@ send_socketpair (uint64_t count)
   close (sv[1]);
 }
 
-static double
-seconds_now (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
-static double
-tv_seconds (struct timeval tv)
-{
-  return (double) tv.tv_sec + (double) tv.tv_usec / 1e6;
-}
-
 int
 main (int argc, char **argv)
 {
@@ -142,20 +128,20 @@ main (int argc, char **argv)
   double t0, secs;
 
   parse_args (argc, argv, &o);
-  t0 = seconds_now ();
+  t0 = sb_monotonic_seconds ();
   if (strcmp (o.mode, "devnull") == 0)
     write_devnull (o.count);
   else
     send_socketpair (o.count);
-  secs = seconds_now () - t0;
+  secs = sb_monotonic_seconds () - t0;
   if (getrusage (RUSAGE_SELF, &ru) == -1)
     die ("getrusage");
   if (o.json)
     printf ("{\"mode\": \"%s\", \"count\": %llu, \"seconds\": %.6f, "
             "\"ns_per_call\": %.1f, \"user\": %.3f, \"sys\": %.3f}\n",
             o.mode, (unsigned long long) o.count, secs,
-            secs * 1e9 / (double) o.count, tv_seconds (ru.ru_utime),
-            tv_seconds (ru.ru_stime));
+            secs * 1e9 / (double) o.count, sb_timeval_seconds (ru.ru_utime),
+            sb_timeval_seconds (ru.ru_stime));
   else
     printf ("%s: %llu calls in %.3f s, %.1f ns per call\n", o.mode,
             (unsigned long long) o.count, secs, secs * 1e9 / (double) o.count);

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "full-io.h"
 #include "nbd-protocol.h"
 #include "parse-size.h"
@@ -254,21 +255,6 @@ get_sndbuf (int fd)
   return v;
 }
 
-static double
-seconds_now (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
-
-static double
-tv_seconds (struct timeval tv)
-{
-  return (double) tv.tv_sec + (double) tv.tv_usec / 1e6;
-}
-
 /* getrusage(RUSAGE_SELF) covers both threads. */
 static void
 cpu_seconds (double *user, double *sys)
@@ -277,8 +263,8 @@ cpu_seconds (double *user, double *sys)
 
   if (getrusage (RUSAGE_SELF, &ru) == -1)
     die ("getrusage");
-  *user = tv_seconds (ru.ru_utime);
-  *sys = tv_seconds (ru.ru_stime);
+  *user = sb_timeval_seconds (ru.ru_utime);
+  *sys = sb_timeval_seconds (ru.ru_stime);
 }
 
 static void
@@ -303,11 +289,11 @@ measure (const struct options *o, struct result *res)
   if ((errno = pthread_create (&thread, NULL, serve, &srv)) != 0)
     die ("pthread_create");
   cpu_seconds (&u0, &s0);
-  t0 = seconds_now ();
+  t0 = sb_monotonic_seconds ();
   run_requests (sv[0], o, res);
   if ((errno = pthread_join (thread, NULL)) != 0)
     die ("pthread_join");
-  res->seconds = seconds_now () - t0;
+  res->seconds = sb_monotonic_seconds () - t0;
   cpu_seconds (&res->user, &res->sys);
   res->user -= u0;
   res->sys -= s0;

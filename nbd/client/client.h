@@ -268,15 +268,6 @@ extern int sparse_plan (struct job *j);
 
 /* ---- output (report.c, outcome.c, progress.c) ---- */
 
-static inline uint64_t
-monotonic_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
-
 extern const char *operation_name (enum operation op);
 /* With -v: what the handshake agreed. */
 extern void report_negotiated (const struct options *o,

@@ -7,6 +7,7 @@
 #include <endian.h>
 #include <stdlib.h>
 
+#include "clock.h"
 #include "client.h"
 #include "full-io.h"
 #include "nbd-protocol.h"
@@ -77,7 +78,7 @@ issue (struct conn *c, struct slot *s, uint16_t type, uint64_t offset,
   s->len = len;
   s->got = 0;
   s->seq = ++c->seq;
-  s->sent_ns = monotonic_ns ();
+  s->sent_ns = sb_monotonic_ns ();
   s->state = SLOT_BUSY;
   s->failed = false;
   c->inflight++;
@@ -120,7 +121,7 @@ retire (struct conn *c, struct slot *s)
 static int
 complete (struct conn *c, struct slot *s)
 {
-  atomic_fetch_add (&c->job->latency_ns, monotonic_ns () - s->sent_ns);
+  atomic_fetch_add (&c->job->latency_ns, sb_monotonic_ns () - s->sent_ns);
   if (!c->job->ordered)
     return retire (c, s);
   s->state = SLOT_DONE;

@@ -10,17 +10,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "client.h"
 #include "nbd-protocol.h"
-
-static double
-now (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
 
 /* The data source of a write: its size decides the length. */
 static int
@@ -247,7 +239,7 @@ transfer (struct job *j, const struct sb_nbd_uri *uri, int fd)
                   (unsigned long long) j->start, j->connections,
                   j->connections == 1 ? "" : "s", j->opt->queue_depth,
                   j->request_size);
-  t0 = now ();
+  t0 = sb_monotonic_seconds ();
   if ((j->opt->op == OP_READ && sparse_plan (j) == -1) ||
       (j->opt->progress && progress_start (j) == -1))
     goto out;
@@ -255,7 +247,7 @@ transfer (struct job *j, const struct sb_nbd_uri *uri, int fd)
   r = job_run (j) == 0 ? 0 : 1;
   interrupt_release ();
   progress_stop ();
-  seconds = now () - t0;
+  seconds = sb_monotonic_seconds () - t0;
   close_all (j, fd);
   /* finish reads the plan to know where the data read ends. */
   if (finish (j) != 0)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "client.h"
 
 #define BAR_WIDTH 30
@@ -19,16 +20,12 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
 static bool running, stopping;
 static struct job *job;
-static struct timespec started;
+static double started;
 
 static double
 elapsed (void)
 {
-  struct timespec now;
-
-  clock_gettime (CLOCK_MONOTONIC, &now);
-  return (double) (now.tv_sec - started.tv_sec) +
-    (double) (now.tv_nsec - started.tv_nsec) / 1e9;
+  return sb_monotonic_seconds () - started;
 }
 
 static void
@@ -80,7 +77,7 @@ progress_start (struct job *j)
   int err;
 
   job = j;
-  clock_gettime (CLOCK_MONOTONIC, &started);
+  started = sb_monotonic_seconds ();
   err = pthread_create (&thread, NULL, progress_main, NULL);
   if (err != 0) {
     report_error ("starting the progress thread: %s", strerror (err));

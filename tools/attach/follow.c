@@ -15,35 +15,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "attach.h"
-
-static double
-seconds_of (struct timeval tv)
-{
-  return (double) tv.tv_sec + (double) tv.tv_usec / 1e6;
-}
-
-static double
-now (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
-}
 
 static void
 report_cpu (const struct target *t, size_t n, double start)
 {
   struct rusage ru;
-  double cpu, wall = now () - start;
+  double cpu, wall = sb_monotonic_seconds () - start;
   unsigned changed = 0;
 
   if (getrusage (RUSAGE_SELF, &ru) == -1)
     return;
   for (size_t i = 0; i < n; i++)
     changed += t[i].changed;
-  cpu = seconds_of (ru.ru_utime) + seconds_of (ru.ru_stime);
+  cpu = sb_timeval_seconds (ru.ru_utime) + sb_timeval_seconds (ru.ru_stime);
   printf ("%s: followed %zu process%s for %.1f s, changed %u socket%s, "
           "used %.3f s of CPU", ATTACH_PROGRAM, n, n == 1 ? "" : "es", wall,
           changed, changed == 1 ? "" : "s", cpu);
@@ -120,7 +106,7 @@ bool
 attach_follow (struct target *t, size_t n, const struct attach_options *o)
 {
   bool failed = false;
-  double start = now ();
+  double start = sb_monotonic_seconds ();
   int sigfd = o->watch ? open_signal_fd () : -1;
   struct pollfd *p = o->watch ? calloc (n + 1, sizeof *p) : NULL;
 
