@@ -6,6 +6,14 @@
 #include "fdtable.h"
 #include "tune-rules.h"
 
+int
+sb_get_int (int fd, int level, int name, int *value)
+{
+  socklen_t len = sizeof *value;
+
+  return getsockopt (fd, level, name, value, &len);
+}
+
 uint32_t
 sb_tune_kind (int domain, int type, int protocol)
 {

@@ -16,6 +16,11 @@
  */
 extern uint32_t sb_tune_kind (int domain, int type, int protocol);
 
+/* Reads the int socket option LEVEL/NAME of FD into *VALUE; 0 or -1
+ * (errno).
+ */
+extern int sb_get_int (int fd, int level, int name, int *value);
+
 /* Sets the int socket option LEVEL/NAME of FD to VALUE; 0 or -1 (errno). */
 typedef int sb_set_int_fn (int fd, int level, int name, int value);
 

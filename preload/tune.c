@@ -20,13 +20,6 @@
 static const char *const side_names[] = { "new", "connect", "accept",
                                           "socketpair" };
 
-static int
-get_int (int fd, int level, int name, int *value)
-{
-  socklen_t len = sizeof *value;
-  return getsockopt (fd, level, name, value, &len);
-}
-
 /* Through the real setsockopt: our own hook only watches the host's calls. */
 static int
 set_int (int fd, int level, int name, int value)
@@ -45,9 +38,9 @@ sb_tune_known (int fd)
 
   if (e & SB_FD_KNOWN)
     return e;
-  if (get_int (fd, SOL_SOCKET, SO_DOMAIN, &domain) == -1
-      || get_int (fd, SOL_SOCKET, SO_TYPE, &type) == -1
-      || get_int (fd, SOL_SOCKET, SO_PROTOCOL, &protocol) == -1)
+  if (sb_get_int (fd, SOL_SOCKET, SO_DOMAIN, &domain) == -1
+      || sb_get_int (fd, SOL_SOCKET, SO_TYPE, &type) == -1
+      || sb_get_int (fd, SOL_SOCKET, SO_PROTOCOL, &protocol) == -1)
     return 0;
   e = SB_FD_KNOWN | sb_tune_kind (domain, type, protocol);
   sb_track_set (fd, e);
@@ -99,7 +92,7 @@ tune_sndbuf (int fd, enum sb_side side, const struct sb_config *c)
             "SOCKBOOST_SNDBUF is 0", fd, how);
     return;
   }
-  if (get_int (fd, SOL_SOCKET, SO_SNDBUF, &before) == -1) {
+  if (sb_get_int (fd, SOL_SOCKET, SO_SNDBUF, &before) == -1) {
     sb_log (SB_LOG_TRACE, "fd %d unix %s sndbuf left alone: unreadable (%s)",
             fd, how, strerrorname_np (errno));
     return;
@@ -120,7 +113,7 @@ tune_sndbuf (int fd, enum sb_side side, const struct sb_config *c)
   case SET_DONE:
     break;
   }
-  if (get_int (fd, SOL_SOCKET, SO_SNDBUF, &after) == 0)
+  if (sb_get_int (fd, SOL_SOCKET, SO_SNDBUF, &after) == 0)
     sb_log (SB_LOG_INFO, "fd %d unix %s sndbuf %d -> %d", fd, how, before,
             after);
 }
@@ -136,7 +129,7 @@ tune_nodelay (int fd, enum sb_side side, const struct sb_config *c)
             "SOCKBOOST_NODELAY is 0", fd, how);
     return;
   }
-  if (get_int (fd, IPPROTO_TCP, TCP_NODELAY, &before) == -1) {
+  if (sb_get_int (fd, IPPROTO_TCP, TCP_NODELAY, &before) == -1) {
     sb_log (SB_LOG_TRACE, "fd %d tcp %s nodelay left alone: unreadable (%s)",
             fd, how, strerrorname_np (errno));
     return;
@@ -147,7 +140,7 @@ tune_nodelay (int fd, enum sb_side side, const struct sb_config *c)
     return;
   }
   if (set_int (fd, IPPROTO_TCP, TCP_NODELAY, 1) == 0
-      && get_int (fd, IPPROTO_TCP, TCP_NODELAY, &after) == 0)
+      && sb_get_int (fd, IPPROTO_TCP, TCP_NODELAY, &after) == 0)
     sb_log (SB_LOG_INFO, "fd %d tcp %s nodelay %d -> %d", fd, how, before,
             after);
 }

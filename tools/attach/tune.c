@@ -32,13 +32,6 @@ where (struct sock *s)
 }
 
 static int
-get_int (int fd, int level, int name, int *value)
-{
-  socklen_t len = sizeof *value;
-  return getsockopt (fd, level, name, value, &len);
-}
-
-static int
 set_int (int fd, int level, int name, int value)
 {
   return setsockopt (fd, level, name, &value, sizeof value);
@@ -126,7 +119,7 @@ tune_sndbuf (struct target *t, struct sock *s)
   int before, after, option;
   bool clipped;
 
-  if (c->sndbuf == 0 || get_int (s->dup, SOL_SOCKET, SO_SNDBUF, &before) == -1)
+  if (c->sndbuf == 0 || sb_get_int (s->dup, SOL_SOCKET, SO_SNDBUF, &before) == -1)
     return;
   option = sb_sndbuf_raise (s->dup, before, c, setter (t->o), &clipped);
   if (clipped)
@@ -139,7 +132,7 @@ tune_sndbuf (struct target *t, struct sock *s)
   }
   if (t->o->dry_run)
     after = predicted_sndbuf (option, c);
-  else if (get_int (s->dup, SOL_SOCKET, SO_SNDBUF, &after) == -1)
+  else if (sb_get_int (s->dup, SOL_SOCKET, SO_SNDBUF, &after) == -1)
     return;
   attach_report (t, "fd %d unix %s sndbuf %d -> %d%s", s->fd, s->state,
                  before, after, dry_mark (t));
@@ -152,7 +145,7 @@ tune_nodelay (struct target *t, struct sock *s)
   int before, after = 1;
 
   if (!t->o->config.nodelay
-      || get_int (s->dup, IPPROTO_TCP, TCP_NODELAY, &before) == -1)
+      || sb_get_int (s->dup, IPPROTO_TCP, TCP_NODELAY, &before) == -1)
     return;
   if (before) {
     if (t->o->verbose)
@@ -162,7 +155,7 @@ tune_nodelay (struct target *t, struct sock *s)
   }
   if (setter (t->o) (s->dup, IPPROTO_TCP, TCP_NODELAY, 1) == -1
       || (!t->o->dry_run
-          && get_int (s->dup, IPPROTO_TCP, TCP_NODELAY, &after) == -1)) {
+          && sb_get_int (s->dup, IPPROTO_TCP, TCP_NODELAY, &after) == -1)) {
     fprintf (stderr, "%s: warning: %d: fd %d: TCP_NODELAY: %s\n",
              ATTACH_PROGRAM, (int) t->pid, s->fd, strerror (errno));
     return;
@@ -180,10 +173,10 @@ classify (struct sock *s)
   struct sockaddr_storage peer;
   socklen_t len = sizeof peer;
 
-  if (get_int (s->dup, SOL_SOCKET, SO_DOMAIN, &s->domain) == -1
-      || get_int (s->dup, SOL_SOCKET, SO_TYPE, &s->type) == -1
-      || get_int (s->dup, SOL_SOCKET, SO_PROTOCOL, &protocol) == -1
-      || get_int (s->dup, SOL_SOCKET, SO_ACCEPTCONN, &listening) == -1)
+  if (sb_get_int (s->dup, SOL_SOCKET, SO_DOMAIN, &s->domain) == -1
+      || sb_get_int (s->dup, SOL_SOCKET, SO_TYPE, &s->type) == -1
+      || sb_get_int (s->dup, SOL_SOCKET, SO_PROTOCOL, &protocol) == -1
+      || sb_get_int (s->dup, SOL_SOCKET, SO_ACCEPTCONN, &listening) == -1)
     return -1;
   s->kind = sb_tune_kind (s->domain, s->type, protocol);
   if (listening)
