@@ -125,14 +125,13 @@ CEILING_ROUNDS=5
 CEILING_BYTES=256M
 CEILING=
 
-# Bytes per second of one socketpair run with ARGS; sets CEILING_TB to
-# the send buffer the kernel granted.
+# One socketpair run with ARGS: its bytes per second and the send buffer
+# the kernel granted, on one line.
 ceiling_run () {
   local json
   json=$("$TOOLSDIR/sb-socketpair-bench" --json --total "$CEILING_BYTES" "$@" 2>/dev/null) ||
     return 1
-  CEILING_TB=$(sed -n 's/.*"sndbuf": \([0-9]*\).*/\1/p' <<<"$json")
-  sed -n 's/.*"throughput": \([0-9]*\).*/\1/p' <<<"$json"
+  sed -n 's/.*"throughput": \([0-9]*\).*"sndbuf": \([0-9]*\).*/\1 \2/p' <<<"$json"
 }
 
 median () {
@@ -142,7 +141,7 @@ median () {
 
 # Sets CEILING (the JSON object, or null) and prints its rows.
 report_ceiling () {
-  local round plain big p b faster=0 pm bm ratio verdict
+  local round plain big p b faster=0 pm bm ratio verdict tb
   CEILING=null
   if [ "$REQUEST" -eq 0 ]; then
     row "unix ceiling" "not measured: the send buffer part is off"
@@ -154,14 +153,16 @@ report_ceiling () {
   fi
   plain=() big=()
   for ((round = 0; round < CEILING_ROUNDS; round++)); do
-    if ! p=$(ceiling_run) || ! b=$(ceiling_run --sndbuf "$REQUEST"); then
+    if ! p=$(ceiling_run) || ! b=$(ceiling_run --sndbuf "$REQUEST") ||
+       [ -z "$p" ] || [ -z "$b" ]; then
       row "unix ceiling" "not measured: sb-socketpair-bench failed"
       return 0
     fi
+    read -r p _ <<<"$p"
+    read -r b tb <<<"$b"
     plain+=("$p") big+=("$b")
     [ "$b" -gt "$p" ] && faster=$((faster + 1))
   done
-  ceiling_run --sndbuf "$REQUEST" >/dev/null
   pm=$(median "${plain[@]}") bm=$(median "${big[@]}")
   ratio=$(awk -v p="$pm" -v b="$bm" 'BEGIN { printf "%.2f", b / p }')
   case $faster in
@@ -169,12 +170,12 @@ report_ceiling () {
     0) verdict="slower in every round" ;;
     *) verdict="no clear difference: faster in $faster of $CEILING_ROUNDS rounds" ;;
   esac
-  row "unix ceiling" "${ratio}x: tb $CEILING_TB against the default, $verdict"
+  row "unix ceiling" "${ratio}x: tb $tb against the default, $verdict"
   row "" "(a raw socketpair moving 2 MiB replies, no library: $(gib "$bm") against $(gib "$pm") GiB/s,"
   row "" "medians of $CEILING_ROUNDS short rounds; what a bigger buffer can gain on this host now;"
   row "" "for a steadier figure: make demo, or sockboost bench --workloads socketpair)"
   CEILING=$(printf '{"ratio": %s, "tb": %s, "default_bytes_per_second": %s, "boosted_bytes_per_second": %s, "rounds": %s, "faster_rounds": %s}' \
-    "$ratio" "$(json_number "$CEILING_TB")" "${pm%.*}" "${bm%.*}" "$CEILING_ROUNDS" "$faster")
+    "$ratio" "$(json_number "$tb")" "${pm%.*}" "${bm%.*}" "$CEILING_ROUNDS" "$faster")
 }
 
 gib () { awk -v b="$1" 'BEGIN { printf "%.2f", b / 1073741824 }'; }
