@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* sbnbd-server: a small, fast NBD server for files, memory and patterns. */
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "nbd-protocol.h"
 #include "server.h"
@@ -32,28 +29,6 @@ export_init (struct export *ex, const struct config *cfg)
   ex->verbose = cfg->verbose;
 }
 
-/* Written whole under a temporary name, then renamed: whoever waits for
- * the pidfile never reads half of it.
- */
-static int
-write_pidfile (const char *path)
-{
-  char tmp[4096], shown[ESCAPED_VALUE_SIZE];
-  FILE *f;
-
-  if (snprintf (tmp, sizeof tmp, "%s.tmp", path) >= (int) sizeof tmp)
-    errno = ENAMETOOLONG;
-  else if ((f = fopen (tmp, "we")) != NULL) {
-    int ok = fprintf (f, "%ld\n", (long) getpid ()) > 0;
-    if (fclose (f) == 0 && ok && rename (tmp, path) == 0)
-      return 0;
-    unlink (tmp);
-  }
-  message ("%s: %s", sb_escape_str (shown, sizeof shown, path),
-           strerror (errno));
-  return -1;
-}
-
 static void
 announce (const struct listener *l, const struct config *cfg)
 {
@@ -76,6 +51,7 @@ main (int argc, char **argv)
   static struct config cfg;
   static struct export ex;
   static struct listener l;
+  struct pidfile pidfile = { .path = NULL };
   int status;
 
   config_parse (&cfg, argc, argv);
@@ -90,13 +66,12 @@ main (int argc, char **argv)
   }
   /* The URI first: whoever sees the pidfile may read it at once. */
   announce (&l, &cfg);
-  if (cfg.pidfile != NULL && write_pidfile (cfg.pidfile) == -1) {
+  if (cfg.pidfile != NULL && pidfile_write (&pidfile, cfg.pidfile) == -1) {
     listener_close (&l);
     exit (1);
   }
   status = serve_forever (&l, &ex, &cfg);
   listener_close (&l);
-  if (cfg.pidfile != NULL)
-    unlink (cfg.pidfile);
+  pidfile_remove (&pidfile);
   return status;
 }

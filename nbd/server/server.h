@@ -293,6 +293,22 @@ extern void listener_close (struct listener *l);
 extern int serve_forever (const struct listener *l, struct export *ex,
                           const struct config *cfg);
 
+/* --pidfile (pidfile.c): the file the server wrote, to remove only that
+ * one at exit.
+ */
+struct pidfile {
+  const char *path;             /* NULL: none written */
+  dev_t dev;
+  ino_t ino;
+};
+
+/* Write the pid to PATH by rename from a new file beside it.  0, or -1
+ * after printing why.
+ */
+extern int pidfile_write (struct pidfile *p, const char *path);
+/* Unlink the pidfile if the name still belongs to the file written. */
+extern void pidfile_remove (const struct pidfile *p);
+
 /* Start CMD via /bin/sh -c with $uri etc. set.  Returns the pid or -1. */
 extern pid_t captive_start (const char *cmd, const struct listener *l);
 
