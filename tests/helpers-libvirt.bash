@@ -1,0 +1,177 @@
+# SPDX-License-Identifier: MIT
+# A real libvirtd for a test (sourced by helpers.bash): Debian's daemon,
+# without systemd, in a private network, mount and pid namespace, with
+# configuration and state of its own.  Nothing of the host's libvirt is
+# read or written: /etc/libvirt, /var/lib/libvirt, /var/log/libvirt,
+# /var/cache/libvirt and /run are directories of the test's, bind-mounted
+# in the daemon's mount namespace, and /tmp is a private tmpfs there.
+#
+#   lv_start NAME [--netns-of PID]   start virtlogd and libvirtd; sets
+#                                    LV_DIR, LV_URI, LV_INIT (below)
+#   lv_stop                          stop it and everything it started
+#   lv_virsh ARG...                  virsh on this daemon
+#   lv_netns CMD...                  CMD in the daemon's network namespace
+#   lv_image NAME                    path of a disk image (host's view)
+#   lv_define_domain NAME [XML-EXTRA]
+#                                    a TCG domain, 64 MiB, disk lv_image NAME
+#   lv_qemu_pid NAME                 the host pid of the domain's QEMU
+#
+# LV_DIR holds the daemon's directories (etc, lib, log, cache, run) and
+# its logs; LV_URI reaches it from the host through its socket; LV_INIT
+# is the host pid of the namespace's init, whose death ends everything
+# in the namespace.  QEMU runs as root with no per-domain namespace or
+# cgroup (what a container without systemd allows).  Call lv_start in
+# setup_file and lv_stop in teardown_file to share one daemon among a
+# file's tests.  A second daemon for a migration shares the first one's
+# network namespace (--netns-of "$LV_INIT"): both listen on 127.0.0.1 of
+# that namespace, and their mount namespaces keep their disks apart.
+# Inside the namespaces, an image's path is /var/lib/libvirt/images/...
+
+# Longest wait for the daemon to answer (it probes QEMU at start-up).
+LV_START_TIMEOUT=${LV_START_TIMEOUT:-60}
+
+lv_start () {
+  local name=$1 netns=()
+  [ "${2:-}" != --netns-of ] || netns=(nsenter -t "$3" -n --)
+  requires libvirtd virtlogd virsh unshare nsenter qemu-system-x86_64
+  LV_DIR=$BATS_FILE_TMPDIR/libvirt-$name
+  mkdir -p "$LV_DIR"/{etc/qemu,lib/images,log,cache,run,tls}
+  lv_write_config "$name"
+  # fd 3 is bats' own: a daemon holding it would stall the test run.
+  ${netns[@]+"${netns[@]}"} unshare -n -m -p --fork --mount-proc --kill-child \
+    bash -c "$(declare -f lv_namespace_init); lv_namespace_init \"\$1\"" \
+    lv-init "$LV_DIR" >"$LV_DIR/init.log" 2>&1 3>&- &
+  LV_UNSHARE=$!
+  LV_URI="qemu+unix:///system?socket=$LV_DIR/run/libvirt/libvirt-sock"
+  export LV_DIR LV_URI LV_UNSHARE
+  lv_wait_for_daemon
+  LV_INIT=$(cat "/proc/$LV_UNSHARE/task/$LV_UNSHARE/children")
+  LV_INIT=${LV_INIT%% *}
+  export LV_INIT
+}
+
+# The daemons' configuration: root QEMU, no namespaces or cgroups, no
+# authentication on the private socket, errors logged in LV_DIR/log.
+# host_uuid differs per daemon, or libvirt refuses a migration as one
+# to the same host.
+lv_write_config () {
+  cat >"$LV_DIR/etc/qemu.conf" <<EOF
+namespaces = [ ]
+cgroup_controllers = [ ]
+user = "root"
+group = "root"
+remember_owner = 0
+backup_tls_x509_cert_dir = "$LV_DIR/tls"
+backup_tls_x509_verify = 1
+EOF
+  cat >"$LV_DIR/etc/libvirtd.conf" <<EOF
+auth_unix_rw = "none"
+auth_unix_ro = "none"
+log_outputs = "3:file:/var/log/libvirt/libvirtd.log"
+host_uuid = "$(cat /proc/sys/kernel/random/uuid)"
+EOF
+  echo 'log_outputs = "3:file:/var/log/libvirt/virtlogd.log"' \
+    >"$LV_DIR/etc/virtlogd.conf"
+}
+
+# Runs as pid 1 of the namespace: the private directories, loopback up,
+# the daemons, then stays (its exit would end the namespace).  The
+# test's directory DIR stays reachable at its own path under the private
+# /tmp, through a descriptor opened before /tmp was covered.
+lv_namespace_init () {
+  local dir=$1 target
+  set -e
+  exec 7<"$dir"
+  for target in etc:/etc/libvirt lib:/var/lib/libvirt log:/var/log/libvirt \
+                cache:/var/cache/libvirt run:/run; do
+    mount --bind "$dir/${target%%:*}" "${target#*:}"
+  done
+  mount -t tmpfs -o mode=1777 lv-tmp /tmp
+  case $dir in
+    /tmp/*) mkdir -p "$dir"; mount --no-canonicalize --bind /proc/self/fd/7 "$dir" ;;
+  esac
+  exec 7<&-
+  ip link set lo up
+  virtlogd -d
+  libvirtd -d
+  set +e
+  trap 'exit 0' TERM
+  while :; do sleep 3600 & wait $!; done
+}
+
+# Bounded: the socket, then an answer.  On failure, the logs say why.
+lv_wait_for_daemon () {
+  local deadline=$((SECONDS + LV_START_TIMEOUT))
+  until [ -S "$LV_DIR/run/libvirt/libvirt-sock" ] &&
+      timeout 10 virsh -c "$LV_URI" uri >/dev/null 2>&1; do
+    if ! kill -0 "$LV_UNSHARE" 2>/dev/null || [ $SECONDS -ge $deadline ]; then
+      cat "$LV_DIR/init.log" "$LV_DIR/log/libvirtd.log" >&2 2>/dev/null
+      fail "libvirtd did not answer on $LV_URI within $LV_START_TIMEOUT s"
+    fi
+    sleep 0.1
+  done
+}
+
+# The init's exit takes the daemons and their QEMUs with it (SIGKILL
+# from the kernel); unshare then exits.  Without an init (a failed
+# start), unshare's death kills its child (--kill-child).
+lv_stop () {
+  [ -n "${LV_UNSHARE:-}" ] || return 0
+  if [ -n "${LV_INIT:-}" ]; then
+    kill -TERM "$LV_INIT" 2>/dev/null || true
+    timeout 10 tail --pid="$LV_UNSHARE" -f /dev/null
+  fi
+  kill -KILL "$LV_UNSHARE" 2>/dev/null || true
+  wait "$LV_UNSHARE" 2>/dev/null || true
+  LV_UNSHARE= LV_INIT=
+}
+
+lv_virsh () {
+  timeout 120 virsh -q -c "$LV_URI" "$@"
+}
+
+lv_netns () {
+  nsenter -t "$LV_INIT" -n -- "$@"
+}
+
+lv_image () {
+  echo "$LV_DIR/lib/images/$1.img"
+}
+
+# Define domain NAME: TCG, 64 MiB, one raw virtio disk (lv_image NAME,
+# which must exist), nothing else the test does not need; XML-EXTRA goes
+# into <devices>.  No kernel: it sits in firmware and never writes the disk.
+lv_define_domain () {
+  local name=$1 xml=$LV_DIR/$1.xml
+  cat >"$xml" <<EOF
+<domain type='qemu'>
+  <name>$name</name>
+  <memory unit='MiB'>64</memory>
+  <vcpu>1</vcpu>
+  <os><type arch='x86_64' machine='pc'>hvm</type></os>
+  <devices>
+    <emulator>$(command -v qemu-system-x86_64)</emulator>
+    <disk type='file' device='disk'>
+      <driver name='qemu' type='raw'/>
+      <source file='/var/lib/libvirt/images/$name.img'/>
+      <target dev='vda' bus='virtio'/>
+    </disk>
+    <controller type='usb' model='none'/>
+    <memballoon model='none'/>${2:-}
+  </devices>
+</domain>
+EOF
+  lv_virsh define "$xml" >/dev/null
+}
+
+# QEMU's command line carries the domain's UUID, which names one process
+# on the host (its pid in the namespace is another number).
+lv_qemu_pid () {
+  local uuid pid
+  uuid=$(lv_virsh domuuid "$1") || return 1
+  pid=$(pgrep -f -- "-uuid $uuid( |\$)") || {
+    echo "no QEMU process for domain $1 ($uuid)" >&2
+    return 1
+  }
+  echo "$pid"
+}
