@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "server.h"
 
 static atomic_uint active;
@@ -56,7 +57,7 @@ start_thread (struct conn *c)
   err = pthread_create (&t, &attr, conn_thread, c);
   pthread_attr_destroy (&attr);
   if (err != 0) {
-    fprintf (stderr, "%s: pthread_create: %s\n", PROGRAM, strerror (err));
+    message ("pthread_create: %s", strerror (err));
     close (c->fd);
     free (c);
     atomic_fetch_sub (&active, 1);
@@ -80,8 +81,7 @@ accept_one (int lfd, struct export *ex, unsigned max)
   next_id++;
   if (atomic_load (&active) >= max) {
     if (ex->verbose)
-      fprintf (stderr, "%s: connection %u refused: %u connections open\n",
-               PROGRAM, next_id, max);
+      message ("connection %u refused: %u connections open", next_id, max);
     close (fd);
     return;
   }
@@ -97,31 +97,85 @@ accept_one (int lfd, struct export *ex, unsigned max)
   start_thread (c);
 }
 
+/* How long the server keeps serving the --run command after a signal
+ * of its own: a terminal's Ctrl-C reaches both, and the command may
+ * need the server to finish the requests it has in flight.
+ */
+#define CAPTIVE_GRACE_SECONDS 5
+
+/* What the accept loop is waiting for besides clients. */
+struct serving {
+  pid_t child;                  /* the --run command while it runs, or 0 */
+  int stop_signal;              /* received while the command ran, or 0 */
+  uint64_t stop_by;             /* sb_monotonic_ns: end of the grace */
+  bool verbose;
+};
+
 static int
 exit_status (int st)
 {
   return WIFEXITED (st) ? WEXITSTATUS (st) : 128 + WTERMSIG (st);
 }
 
-/* Returns -1 to keep serving, else the process exit status. */
+/* After a signal of its own the server exits 128+N, whatever the
+ * command then does: an interrupted run is never a success.
+ */
 static int
-on_signal (int sfd, pid_t child, bool verbose)
+reap_children (struct serving *s)
 {
-  struct signalfd_siginfo si;
   pid_t p;
   int st;
 
-  if (read (sfd, &si, sizeof si) != (ssize_t) sizeof si)
-    return -1;
-  if (si.ssi_signo != SIGCHLD) {
-    if (verbose)
-      fprintf (stderr, "%s: %s, exiting\n", PROGRAM, strsignal ((int) si.ssi_signo));
+  while ((p = waitpid (-1, &st, WNOHANG)) > 0)
+    if (p == s->child)
+      return s->stop_signal ? 128 + s->stop_signal : exit_status (st);
+  return -1;
+}
+
+/* SIGINT, SIGTERM or SIGHUP: without a command running, exit 0; with
+ * one, keep serving it for the grace (a second signal cuts that short).
+ */
+static int
+stop_requested (struct serving *s, int sig)
+{
+  if (s->child == 0) {
+    if (s->verbose)
+      message ("%s, exiting", strsignal (sig));
     return 0;
   }
-  while ((p = waitpid (-1, &st, WNOHANG)) > 0)
-    if (p == child)
-      return exit_status (st);
+  if (s->stop_signal != 0)
+    return 128 + s->stop_signal;
+  s->stop_signal = sig;
+  s->stop_by = sb_monotonic_ns ()
+    + (uint64_t) CAPTIVE_GRACE_SECONDS * 1000000000u;
+  if (s->verbose)
+    message ("%s: serving the command for at most %d s more",
+             strsignal (sig), CAPTIVE_GRACE_SECONDS);
   return -1;
+}
+
+/* Returns -1 to keep serving, else the process exit status. */
+static int
+on_signal (int sfd, struct serving *s)
+{
+  struct signalfd_siginfo si;
+
+  if (read (sfd, &si, sizeof si) != (ssize_t) sizeof si)
+    return -1;
+  if (si.ssi_signo == SIGCHLD)
+    return reap_children (s);
+  return stop_requested (s, (int) si.ssi_signo);
+}
+
+/* Milliseconds poll may sleep: until the grace ends, or for ever. */
+static int
+poll_timeout (const struct serving *s)
+{
+  uint64_t now = sb_monotonic_ns ();
+
+  if (s->stop_signal == 0)
+    return -1;
+  return now >= s->stop_by ? 0 : (int) ((s->stop_by - now + 999999) / 1000000);
 }
 
 static int
@@ -143,26 +197,32 @@ int
 serve_forever (const struct listener *l, struct export *ex,
                const struct config *cfg)
 {
+  struct serving s = { .verbose = cfg->verbose };
   struct pollfd fds[2];
-  pid_t child = 0;
   int sfd = block_signals (), status = -1;
 
   if (sfd == -1) {
-    fprintf (stderr, "%s: signalfd: %s\n", PROGRAM, strerror (errno));
+    message ("signalfd: %s", strerror (errno));
     return 1;
   }
-  if (cfg->run != NULL && (child = captive_start (cfg->run, l)) == -1)
+  if (cfg->run != NULL && (s.child = captive_start (cfg->run, l)) == -1)
     return 1;
   fds[0] = (struct pollfd) { .fd = sfd, .events = POLLIN };
   fds[1] = (struct pollfd) { .fd = l->fd, .events = POLLIN };
   while (status == -1) {
-    if (poll (fds, 2, -1) == -1 && errno != EINTR) {
-      fprintf (stderr, "%s: poll: %s\n", PROGRAM, strerror (errno));
+    int n = poll (fds, 2, poll_timeout (&s));
+    if (n == -1 && errno != EINTR) {
+      message ("poll: %s", strerror (errno));
       return 1;
     }
-    if (fds[0].revents & POLLIN)
-      status = on_signal (sfd, child, cfg->verbose);
-    else if (fds[1].revents & POLLIN)
+    /* Checked first: clients arriving all the time must not keep the
+     * grace from ending.
+     */
+    if (s.stop_signal != 0 && poll_timeout (&s) == 0)
+      status = 128 + s.stop_signal;
+    else if (n > 0 && (fds[0].revents & POLLIN))
+      status = on_signal (sfd, &s);
+    else if (n > 0 && (fds[1].revents & POLLIN))
       accept_one (l->fd, ex, cfg->max_connections);
   }
   close (sfd);
