@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "escape.h"
 #include "full-io.h"
 #include "nbd-protocol.h"
 #include "parse-size.h"
@@ -33,6 +34,7 @@ struct options {
   uint64_t total;
   unsigned queue_depth;
   int json;
+  int parse_only;               /* print the options, measure nothing */
 };
 
 struct result {
@@ -55,22 +57,31 @@ usage (FILE *fp, int status)
 {
   fprintf (fp,
            "usage: " PROGRAM " [--sndbuf SIZE] [--queue-depth N]\n"
-           "       [--request-size SIZE] [--total SIZE] [--json]\n"
+           "       [--request-size SIZE] [--total SIZE] [--json] [--parse-only]\n"
            "Moves TOTAL bytes (default 4G) as NBD READ replies of\n"
            "REQUEST-SIZE (default 2M) over a socketpair, QUEUE-DEPTH\n"
            "(default 1) requests in flight.  --sndbuf sets SO_SNDBUF on\n"
-           "both ends (default: leave it alone, e.g. for libsockboost).\n");
+           "both ends (default: leave it alone, e.g. for libsockboost).\n"
+           "--parse-only prints the options as read and measures nothing\n"
+           "(sockboost bench reads its sizes so).\n");
   exit (status);
 }
 
+/* One line saying what is wrong, one naming the help: "OPTION: " comes
+ * first, so that a caller may put its own option's name in its place.
+ */
 static uint64_t
 size_arg (const char *name, const char *arg, uint64_t max)
 {
+  char shown[SB_ESCAPE_SIZE (64)];
   uint64_t v;
 
   if (sb_parse_size (arg, max, &v) == -1 || v == 0) {
-    fprintf (stderr, PROGRAM ": bad %s: %s\n", name, arg);
-    usage (stderr, 2);
+    fprintf (stderr, PROGRAM ": %s: invalid size '%s': expected a size "
+             "such as 2M or 4194304 (K, M, G or T), from 1 to %llu\n"
+             "Try '" PROGRAM " --help'.\n", name,
+             sb_escape_str (shown, sizeof shown, arg), (unsigned long long) max);
+    exit (2);
   }
   return v;
 }
@@ -84,6 +95,7 @@ parse_args (int argc, char **argv, struct options *o)
     { "request-size", required_argument, NULL, 'r' },
     { "total", required_argument, NULL, 't' },
     { "json", no_argument, NULL, 'j' },
+    { "parse-only", no_argument, NULL, 'p' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 }
   };
@@ -98,12 +110,28 @@ parse_args (int argc, char **argv, struct options *o)
     case 'r': o->request_size = size_arg ("--request-size", optarg, NBD_MAX_PAYLOAD); break;
     case 't': o->total = size_arg ("--total", optarg, UINT64_MAX); break;
     case 'j': o->json = 1; break;
+    case 'p': o->parse_only = 1; break;
     case 'h': usage (stdout, 0); break;
     default: usage (stderr, 2);
     }
   }
   if (optind != argc)
     usage (stderr, 2);
+}
+
+static void
+print_options (const struct options *o)
+{
+  if (o->json)
+    printf ("{\"sndbuf\": %llu, \"queue_depth\": %u, \"request_size\": %llu, "
+            "\"total\": %llu}\n", (unsigned long long) o->sndbuf,
+            o->queue_depth, (unsigned long long) o->request_size,
+            (unsigned long long) o->total);
+  else
+    printf ("sndbuf %llu, queue depth %u, request size %llu, total %llu\n",
+            (unsigned long long) o->sndbuf, o->queue_depth,
+            (unsigned long long) o->request_size,
+            (unsigned long long) o->total);
 }
 
 /* ---- the server thread ---- */
@@ -329,6 +357,10 @@ main (int argc, char **argv)
   struct result r = { 0 };
 
   parse_args (argc, argv, &o);
+  if (o.parse_only) {
+    print_options (&o);
+    return 0;
+  }
   measure (&o, &r);
   report (&o, &r);
   return 0;

@@ -5,12 +5,13 @@ matrix and as plots."""
 
 import os
 import platform
-import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 from . import programs, roots
+from .rounds import median, paired_speedups, speedup
 
 GiB = 1 << 30
 
@@ -30,27 +31,31 @@ def higher_is_better(metric):
     return METRICS[metric][2]
 
 
+def runs(rows, workload, case, config):
+    """The successful runs of one configuration of a case."""
+    return [r for r in rows if r["workload"] == workload
+            and r["case"] == case and r["config"] == config
+            and r["status"] == "ok"]
+
+
 def medians(rows, workload, case, config):
-    ok = [r for r in rows if r["workload"] == workload and r["case"] == case
-          and r["config"] == config and r["status"] == "ok"]
+    ok = runs(rows, workload, case, config)
     if not ok:
         return None
-    m = {k: statistics.median(float(r[k]) for r in ok)
+    m = {k: median([float(r[k]) for r in ok])
          for k in ("seconds", "user", "sys", "value")}
     rpr = [float(r["reads_per_reply"]) for r in ok
            if r.get("reads_per_reply") not in (None, "")]
-    m["reads_per_reply"] = statistics.median(rpr) if rpr else None
+    m["reads_per_reply"] = median(rpr) if rpr else None
     m["runs"] = len(ok)
     return m
 
 
 def ratio(m, base, metric):
     """Speed-up of M over BASE: above 1 is better for every metric."""
-    if m is None or base is None or base["value"] == 0 or m["value"] == 0:
+    if m is None or base is None:
         return None
-    if higher_is_better(metric):
-        return m["value"] / base["value"]
-    return base["value"] / m["value"]
+    return speedup(m["value"], base["value"], higher_is_better(metric))
 
 
 def own_default(config):
@@ -302,30 +307,46 @@ def machine_line(args):
                 time.strftime("%Y-%m-%d %H:%M")))
 
 
-def plot(args, planned, rows):
-    """Throughput against buffer size, one line per case of a sweep."""
+def plot_data(args, planned, rows):
+    """gnuplot's data: one block per swept case, a quoted title, then
+    "index buffer GiB/s speed-up" rows."""
+    lines = []
+    for w, case, title in swept(planned):
+        base = medians(rows, w, case, "default")
+        lines.append('"%s"' % title)
+        for i, config in enumerate(args.sizes):
+            m = medians(rows, w, case, config)
+            if m is not None:
+                r = ratio(m, base, "throughput") or 0
+                lines.append("%d %s %.4f %.4f" % (i, config,
+                                                  m["value"] / GiB, r))
+        lines += ["", ""]
+    return "\n".join(lines) + "\n"
+
+
+def plot(args, planned, rows, out):
+    """Throughput against buffer size, one line per case of a sweep, into
+    OUT (an outdir.OutDir).  gnuplot opens its output files as any program
+    does, following links: it writes into a private directory of ours,
+    and the files are then copied into OUT safely."""
     series = swept(planned)
     if not series:
         return []
     if programs.locate("gnuplot") is None:
         return ["plot skipped: gnuplot is not installed"]
-    datafile = os.path.join(args.out, "throughput.dat")
-    with open(datafile, "w") as f:
-        for w, case, title in series:
-            base = medians(rows, w, case, "default")
-            f.write('"%s"\n' % title)
-            for i, config in enumerate(args.sizes):
-                m = medians(rows, w, case, config)
-                if m is not None:
-                    r = ratio(m, base, "throughput") or 0
-                    f.write("%d %s %.4f %.4f\n" % (i, config,
-                                                   m["value"] / GiB, r))
-            f.write("\n\n")
-    base = os.path.join(args.out, "throughput")
-    r = subprocess.run(programs.program("gnuplot") + [
-        "-e", "datafile='%s'; outbase='%s'; nseries=%d"
-        % (datafile, base, len(series)), programs.PLOT_SCRIPT],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        return ["plot failed: " + r.stderr.strip()]
-    return ["plots: %s.png %s.svg" % (base, base)]
+    names = ["throughput.dat", "throughput.png", "throughput.svg"]
+    with tempfile.TemporaryDirectory(prefix="sockboost-plot-") as private:
+        made = [os.path.join(private, n) for n in names]
+        with open(made[0], "w") as f:
+            f.write(plot_data(args, planned, rows))
+        r = subprocess.run(programs.program("gnuplot") + [
+            "-e", "datafile='%s'; outbase='%s'; nseries=%d"
+            % (made[0], os.path.join(private, "throughput"), len(series)),
+            programs.PLOT_SCRIPT],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        if r.returncode != 0:
+            return ["plot failed: " + r.stderr.strip()]
+        for name, path in zip(names, made):
+            with open(path, "rb") as f:
+                out.write(name, f.read())
+    return ["plots: %s %s" % (out.name(names[1]), out.name(names[2]))]

@@ -7,6 +7,7 @@ Each workload function takes the options and returns its cases:
 dict with seconds, bytes, value and optional sndbuf, reads_per_reply).
 """
 
+from .ceiling import socketpair_run
 from .procs import Server, last_json, run_command
 from .programs import need, need_library, program
 
@@ -25,13 +26,8 @@ def socketpair_cases(args):
     # (the library never lowers one).
     def run(qd):
         def one(config, ctx):
-            cmd = program("sb-socketpair-bench") + [
-                "--json", "--queue-depth", str(qd),
-                "--total", str(ctx.args.data_size)]
-            if config != "default":
-                cmd += ["--sndbuf", config]
-            out, _ = run_command(cmd, ctx.env("default"))
-            j = last_json(out)
+            j = socketpair_run(ctx.args.data_size, qd, None
+                               if config == "default" else config)
             return {"seconds": j["seconds"], "bytes": j["bytes"],
                     "value": j["throughput"], "sndbuf": j["sndbuf"],
                     "reads_per_reply": j["reads_per_reply"]}
