@@ -157,25 +157,73 @@ GOALS = [
 ]
 
 
-def goal_table(rows):
-    lines = ["## summary: measured against the goals", "",
-             "| what | goal | measured |", "|---|---|---:|"]
-    for what, w, case, config, ref, goal, kind in GOALS:
-        m = medians(rows, w, case, config)
-        base = medians(rows, *(ref or (w, case, "default")))
-        if m is None or base is None:
+def by_rep(rows, workload, case, config):
+    """{rep: value} of the successful runs of one configuration."""
+    return {r["rep"]: float(r["value"])
+            for r in runs(rows, workload, case, config)}
+
+
+def goal_speedups(rows, goal):
+    """(speed-up of the medians, speed-ups of the runs side by side) of a
+    GOALS entry, or None when either side has no successful run."""
+    _, w, case, config, ref, _, _ = goal
+    base_key = ref or (w, case, "default")
+    m, base = medians(rows, w, case, config), medians(rows, *base_key)
+    if m is None or base is None:
+        return None
+    metric = next(r["metric"] for r in rows
+                  if r["workload"] == w and r["case"] == case)
+    mine, theirs = by_rep(rows, w, case, config), by_rep(rows, *base_key)
+    reps = sorted(set(mine) & set(theirs))
+    paired = paired_speedups([mine[k] for k in reps],
+                             [theirs[k] for k in reps],
+                             higher_is_better(metric))
+    return ratio(m, base, metric), paired
+
+
+def shown_speedup(r, kind):
+    if kind == "ratio":
+        return "%.2fx" % r
+    if kind == "share":
+        return "%.0f%%" % (r * 100)
+    return "%+.1f%%" % ((1 / r - 1) * 100)
+
+
+def goal_table(args, rows):
+    """The summary: each goal's figure, with the range of its runs; a
+    --quick run (one run each, tiny sizes) is a smoke test, so its
+    figures are shown without the goals."""
+    if args.quick:
+        lines = ["## summary (smoke test: one run each, not to be compared "
+                 "with the goals)", "", "| what | measured |", "|---|---:|"]
+    else:
+        lines = ["## summary: measured against the goals", "",
+                 "| what | goal | measured | range of the runs |",
+                 "|---|---|---:|---:|"]
+    for goal in GOALS:
+        found = goal_speedups(rows, goal)
+        if found is None or found[0] is None:
             continue
-        metric = next(r["metric"] for r in rows
-                      if r["workload"] == w and r["case"] == case)
-        r = ratio(m, base, metric)
-        if kind == "ratio":
-            shown = "%.2fx" % r
-        elif kind == "share":
-            shown = "%.0f%%" % (r * 100)
-        else:
-            shown = "%+.1f%%" % ((1 / r - 1) * 100)
-        lines.append("| %s | %s | %s |" % (what, goal, shown))
+        what, kind, text = goal[0], goal[6], goal[5]
+        shown = shown_speedup(found[0], kind)
+        if args.quick:
+            lines.append("| %s | %s |" % (what, shown))
+            continue
+        ends = [shown_speedup(r, kind) for r in (min(found[1]),
+                                                 max(found[1]))]
+        # A cost falls as the speed-up rises: lowest first either way.
+        spread = "-" if len(found[1]) < 2 else " to ".join(
+            ends[::-1] if kind == "cost" else ends)
+        lines.append("| %s | %s | %s | %s |" % (what, text, shown, spread))
     return lines + [""] if len(lines) > 4 else []
+
+
+SMOKE_TEST = ("**A smoke test.** --quick runs each configuration once, "
+              "on tiny sizes, to show that every workload runs here; one "
+              "run on a shared machine is noise, so its figures say "
+              "nothing about the goals. For figures to compare, run "
+              "without --quick (3 or more interleaved runs, medians and "
+              "their range).")
 
 
 def swept(planned):
@@ -277,7 +325,9 @@ def markdown(args, titles, notes, planned, skipped, rows):
                args.repeat, " LABEL:CONFIG = CONFIG with the NBD programs "
                "of --root LABEL, compared with LABEL:default." if args.roots
                else ""), ""]
-    out += goal_table(rows)
+    if args.quick:
+        out += [SMOKE_TEST, ""]
+    out += goal_table(args, rows)
     out += roots_table(args, planned, rows)
     out += sweep_matrix(args, planned, rows)
     for workload, cases in planned:
