@@ -1,0 +1,139 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# make deb builds the Debian package (debian/, dpkg-buildpackage in a copy
+# of the checkout) without the network and without running the tests;
+# lintian finds nothing to warn about; the package puts the commands in
+# /usr/bin, the library and its helpers in /usr/lib/TRIPLET/sockboost and
+# nothing anywhere that would change the system (no ld.so.preload, no
+# service, no file in /etc).  Installing it is tests/package-install.bats.
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup_file () {
+  requires dpkg-buildpackage dh dh_python3 lintian unshare git
+  DEB_DIR=$BATS_FILE_TMPDIR/deb
+  git -C "$SB_ROOT" status --porcelain --ignored > "$BATS_FILE_TMPDIR/tree-before"
+  local t0=$SECONDS status=0
+  package_build "$DEB_DIR" || status=$?
+  echo "$status" > "$BATS_FILE_TMPDIR/status"
+  echo "# make deb: $((SECONDS - t0)) s, status $status" >&3
+  export DEB_DIR
+}
+
+setup () {
+  DEB=$(package_deb "$DEB_DIR") || {
+    tail -n 20 "$DEB_DIR/build.log"
+    fail "make deb left no package in $DEB_DIR (status $(cat "$BATS_FILE_TMPDIR/status"))"
+  }
+  TRIPLET=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+}
+
+@test "make deb builds sockboost_VERSION_ARCH.deb offline, runs no test, leaves the checkout as it was" {
+  assert_equal "$(cat "$BATS_FILE_TMPDIR/status")" 0
+  assert_equal "${DEB##*/}" "sockboost_$(makefile_version)_$(dpkg --print-architecture).deb"
+  run grep -E 'tests/run-tests|bats |check-unit' "$DEB_DIR/build.log"
+  assert_failure
+  git -C "$SB_ROOT" status --porcelain --ignored | diff "$BATS_FILE_TMPDIR/tree-before" -
+}
+
+@test "the package's version is the GNUmakefile's, and its maintainer the changelog's" {
+  local version maintainer
+  version=$(dpkg-parsechangelog -l "$SB_ROOT/debian/changelog" -S Version)
+  maintainer=$(dpkg-parsechangelog -l "$SB_ROOT/debian/changelog" -S Maintainer)
+  assert_equal "$version" "$(makefile_version)"
+  assert_equal "$(dpkg-deb -f "$DEB" Version)" "$version"
+  assert_equal "$(dpkg-deb -f "$DEB" Maintainer)" "$maintainer"
+  run sed -n 's/^Maintainer: //p' "$SB_ROOT/debian/control"
+  assert_output "$maintainer"
+}
+
+@test "lintian reports no error and no warning; every override says why" {
+  local report=$BATS_TEST_TMPDIR/lintian f copy
+  # lintian warns when run as root: it runs as nobody, on a copy it can
+  # read (the test's own directory is closed to others).
+  copy=$(mktemp -d /tmp/sb-lintian.XXXXXX)
+  cleanup_push "rm -rf '$copy'"
+  chmod 0755 "$copy"
+  install -m 0644 "$DEB" "$copy/"
+  run setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/nonexistent \
+    lintian --pedantic --display-info "$copy/${DEB##*/}"
+  assert_success
+  printf "%s" "$output" > "$report"
+  {
+    echo "# $(lintian --version) --pedantic --display-info ${DEB##*/}:" \
+      "$(grep -c . "$report") tags (exit status $status)"
+    sed -n "s/^./#   &/p" "$report"
+  } >&3
+  run grep -E '^[EW]: ' "$report"
+  assert_failure
+  for f in "$SB_ROOT"/debian/*lintian-overrides; do
+    [ -e "$f" ] || continue
+    # Each override line follows a comment line giving its reason.
+    run awk '!/^#/ && NF && prev !~ /^# ./ { print FILENAME ": " $0 } { prev = $0 }' "$f"
+    assert_output ""
+  done
+}
+
+@test "commands in /usr/bin, library and helpers in /usr/lib/TRIPLET/sockboost, man pages compressed" {
+  local lib=usr/lib/$TRIPLET/sockboost
+  run dpkg-deb -c "$DEB"
+  assert_success
+  local paths
+  paths=$(awk '{ print substr($6, 3) }' <<<"$output")
+  for p in usr/bin/sockboost usr/bin/sbnbd-server usr/bin/sbnbd-client \
+           "$lib/libsockboost.so" "$lib/sb-attach" "$lib/sb-socketpair-bench" "$lib/bench" \
+           "$lib/benchlib/report.py" usr/share/man/man1/sockboost.1.gz \
+           usr/share/man/man1/sbnbd-server.1.gz usr/share/man/man1/sbnbd-client.1.gz \
+           usr/share/man/man7/libsockboost.7.gz usr/share/doc/sockboost/copyright; do
+    grep -qxF "$p" <<<"$paths" || fail "$p is not in the package"
+  done
+  # The installed sockboost looks for its pieces in that directory.
+  dpkg-deb -x "$DEB" "$BATS_TEST_TMPDIR/x"
+  run grep -x "PKGLIBDIR='/$lib'" "$BATS_TEST_TMPDIR/x/usr/bin/sockboost"
+  assert_success
+  run zgrep -c "/$lib/libsockboost.so" "$BATS_TEST_TMPDIR/x/usr/share/man/man7/libsockboost.7.gz"
+  assert_success
+  run grep -rlF /usr/local "$BATS_TEST_TMPDIR/x/usr/bin/sockboost" "$BATS_TEST_TMPDIR/x/$lib"
+  assert_output ""
+}
+
+@test "nothing system-wide: files only under /usr, no conffile, no service, no ld.so.preload" {
+  run dpkg-deb -c "$DEB"
+  run awk '{ print substr($6, 2) }' <<<"$output"
+  run grep -vE '^/$|^/usr(/|$)' <<<"$output"
+  assert_output ""
+  dpkg-deb -e "$DEB" "$BATS_TEST_TMPDIR/control"
+  run ls "$BATS_TEST_TMPDIR/control"
+  # Only the scripts that byte-compile bench's python modules and remove
+  # the compiled files again.
+  assert_output "$(printf '%s\n' control md5sums postinst prerm)"
+  run grep -hE 'ld\.so|systemctl|update-rc|invoke-rc|deb-systemd|/etc/' \
+    "$BATS_TEST_TMPDIR/control/postinst" "$BATS_TEST_TMPDIR/control/prerm"
+  assert_output ""
+  run grep -h 'py3compile\|py3clean' "$BATS_TEST_TMPDIR/control/postinst" "$BATS_TEST_TMPDIR/control/prerm"
+  assert_success
+}
+
+@test "Depends: the C library from shlibs, python3 for the benchmark, iproute2 for ss" {
+  run dpkg-deb -f "$DEB" Depends
+  echo "# Depends: $output" >&3
+  assert_output --regexp '(^|, )libc6 \(>= [0-9.]+\)(,|$)'
+  assert_output --regexp '(^|, )python3(:any)?(,|$)'
+  assert_output --regexp '(^|, )iproute2(,|$)'
+  # A private python directory: no versioned python3.X of the build host.
+  refute_output --regexp 'python3\.[0-9]+'
+  run dpkg-deb -f "$DEB" Recommends Pre-Depends
+  assert_output ""
+}
+
+@test "debian/copyright is DEP-5 and carries LICENSE's text" {
+  local c=$SB_ROOT/debian/copyright
+  run head -n 1 "$c"
+  assert_output "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
+  # The stand-alone License paragraph, unindented, against LICENSE below
+  # its title and copyright line.
+  diff <(awk '/^License: Expat$/ { n++ } n == 2 && !/^License:/' "$c" | sed -e 's/^ //' -e 's/^\.$//') \
+    <(sed -n '5,$p' "$SB_ROOT/LICENSE")
+  run sed -n 's/^Copyright: //p' "$c"
+  assert_output "$(sed -n 's/^Copyright (c) //p' "$SB_ROOT/LICENSE")"
+}
