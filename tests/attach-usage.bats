@@ -17,7 +17,7 @@ usage_fails () {
   run "$SOCKBOOST" attach "$@"
   assert_failure 2
   assert_equal "${lines[0]}" "sockboost attach: $message"
-  assert_equal "${lines[1]}" "Try 'sockboost attach --help'."
+  assert_equal "${lines[1]}" "Try 'sockboost attach --help' for more information."
   assert_equal "${#lines[@]}" 2
 }
 
@@ -31,11 +31,12 @@ usage_fails () {
 }
 
 @test "unknown options and missing or bad values" {
-  usage_fails "unknown option '--bogus'" --bogus 1
+  usage_fails "unknown or ambiguous option '--bogus'" --bogus 1
   usage_fails "unknown option '-x'" -x 1
-  usage_fails "option '--interval' needs a value" --interval
-  usage_fails "invalid --interval '0': expected milliseconds, 1 to 3600000" --interval 0 1
-  usage_fails "invalid --interval '1.5': expected milliseconds, 1 to 3600000" --interval 1.5 1
+  usage_fails "option '--interval' needs an argument" --interval
+  usage_fails "option '--watch' takes no argument" --watch=yes 1
+  usage_fails "--interval 0: out of range (1 to 3600000)" --interval 0 1
+  usage_fails "--interval 1.5: not a number" --interval 1.5 1
   usage_fails "invalid --sndbuf '2X': expected a size such as 2M or 4194304 (K, M or G; at most 1G), or 0/off" --sndbuf 2X 1
 }
 

@@ -53,7 +53,7 @@ bats_require_minimum_version 1.5.0
 @test "bench: sizes are read by the C size parser, which says what is wrong" {
   run --separate-stderr "$SB_ROOT/tools/bench" --ceiling --sizes 2Q
   assert_equal "$status" 2
-  [[ $stderr == "sockboost bench: argument --sizes: invalid size '2Q': expected a size such as 2M or 4194304 (K, M, G or T), from 1 to "[0-9]*$'\n'"Try 'sockboost bench --help'." ]] ||
+  [[ $stderr == "sockboost bench: argument --sizes: invalid size '2Q': expected a size such as 2M or 4194304 (K, M, G or T), from 1 to "[0-9]*$'\n'"Try 'sockboost bench --help' for more information." ]] ||
     fail "stderr: $stderr"
   # The C rule's limit: the kernel doubles a buffer into an int (the
   # python copy accepted 2G, and the runs then failed one by one).

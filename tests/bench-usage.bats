@@ -9,7 +9,7 @@ bats_require_minimum_version 1.5.0
 bench_rejects () {
   run --separate-stderr "$SB_ROOT/tools/bench" --out "$BATS_TEST_TMPDIR/out" "$@"
   assert_equal "$status" 2
-  [[ $stderr == *$'\n'"Try 'sockboost bench --help'." ]] || fail "no Try line on stderr: $stderr"
+  [[ $stderr == *$'\n'"Try 'sockboost bench --help' for more information." ]] || fail "no Try line on stderr: $stderr"
   [ "$(wc -l <<<"$stderr")" -eq 2 ] || fail "not one error line and one Try line: $stderr"
   [ ! -e "$BATS_TEST_TMPDIR/out" ] || fail "it started to run"
 }

@@ -14,7 +14,7 @@ assert_usage_error () {
   run --separate-stderr "$SOCKBOOST" "$@"
   assert_equal "$status" 2
   assert_equal "$output" ""
-  assert_equal "$stderr" "$message"$'\n'"Try 'sockboost $help'."
+  assert_equal "$stderr" "$message"$'\n'"Try 'sockboost $help' for more information."
 }
 
 @test "the overview's usage errors point at sockboost --help" {
@@ -51,7 +51,7 @@ assert_usage_error () {
 
 @test "attach's usage errors point at sockboost attach --help" {
   export SOCKBOOST_ATTACH_HELPER=$SB_BUILD/tools/sb-attach
-  assert_usage_error "sockboost attach: unknown option '--frobnicate'" "attach --help" \
+  assert_usage_error "sockboost attach: unknown or ambiguous option '--frobnicate'" "attach --help" \
     attach --frobnicate 1
   assert_usage_error "sockboost attach: no process id given" "attach --help" attach
 }

@@ -9,31 +9,22 @@
  * socket.  The target is never stopped or signalled.  This file reads the
  * command line and the environment; the work is in tools/attach/.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "attach/attach.h"
 #include "parse-size.h"
 
 #define DEFAULT_INTERVAL_MS 100
 #define MAX_INTERVAL_MS 3600000
-
-static void __attribute__ ((noreturn, format (printf, 1, 2)))
-usage_error (const char *fmt, ...)
-{
-  va_list ap;
-
-  va_start (ap, fmt);
-  attach_verror (fmt, ap);
-  va_end (ap);
-  fprintf (stderr, "Try '%s --help'.\n", ATTACH_PROGRAM);
-  exit (2);
-}
+/* '+': options end at the first PID; ':' first: missing values are told
+ * apart from unknown options.
+ */
+#define SHORT_OPTIONS "+:vh"
 
 static void
 usage (void)
@@ -78,22 +69,6 @@ static const struct option long_options[] = {
   { NULL, 0, NULL, 0 },
 };
 
-/* A decimal number from 1 to MAX, or -1. */
-static long
-parse_count (const char *arg, long max)
-{
-  char *end;
-  long v;
-
-  if (arg[0] < '0' || arg[0] > '9')
-    return -1;
-  errno = 0;
-  v = strtol (arg, &end, 10);
-  if (errno != 0 || *end != '\0' || v < 1 || v > max)
-    return -1;
-  return v;
-}
-
 static void
 parse_sndbuf_option (struct attach_options *o, const char *arg)
 {
@@ -103,38 +78,49 @@ parse_sndbuf_option (struct attach_options *o, const char *arg)
   if (strcmp (arg, "off") == 0)
     size = 0;
   else if (sb_parse_size (arg, SB_SNDBUF_MAX, &size) == -1)
-    usage_error ("invalid --sndbuf '%s': expected a size such as 2M or "
-                 "4194304 (K, M or G; at most 1G), or 0/off",
-                 sb_escape_str (shown, sizeof shown, arg));
+    sb_usage_error ("invalid --sndbuf '%s': expected a size such as 2M or "
+                    "4194304 (K, M or G; at most 1G), or 0/off",
+                    sb_escape_str (shown, sizeof shown, arg));
   o->config.sndbuf = size;
 }
 
-/* Apply option OPT with ARG; TEXT is the argument it came from. */
+/* ARG as a whole number from 1 to MAX, or a usage error about OPTION's
+ * value (a PID when OPTION is NULL).
+ */
+static unsigned long
+count_arg (const char *option, const char *arg, unsigned long max)
+{
+  char why[SB_ARG_WHY_SIZE], shown[SB_ESCAPE_SIZE (32)];
+  unsigned long n;
+
+  if (sb_arg_count (arg, 10, 1, max, &n, why, sizeof why) == 0)
+    return n;
+  sb_escape_str (shown, sizeof shown, arg);
+  if (option == NULL)
+    sb_usage_error ("'%s' is not a process id", shown);
+  sb_usage_error ("%s %s: %s", option, shown, why);
+}
+
+/* Apply option OPT with ARG. */
 static void
 apply_option (struct attach_options *o, int opt, const char *arg,
-              const char *text)
+              char **argv)
 {
-  char shown[SB_ESCAPE_SIZE (32)];
+  char why[SB_ARG_WHY_SIZE];
 
   switch (opt) {
   case OPT_WATCH: o->watch = true; break;
   case OPT_INTERVAL:
-    o->interval_ms = (int) parse_count (arg, MAX_INTERVAL_MS);
-    if (o->interval_ms == -1)
-      usage_error ("invalid --interval '%s': expected milliseconds, 1 to %d",
-                   sb_escape_str (shown, sizeof shown, arg), MAX_INTERVAL_MS);
+    o->interval_ms = (int) count_arg ("--interval", arg, MAX_INTERVAL_MS);
     break;
   case OPT_SNDBUF: parse_sndbuf_option (o, arg); break;
   case OPT_NO_NODELAY: o->config.nodelay = 0; break;
   case OPT_DRY_RUN: o->dry_run = true; break;
   case 'v': o->verbose++; break;
   case 'h': usage (); exit (0);
-  case ':':
-    usage_error ("option '%s' needs a value",
-                 sb_escape_str (shown, sizeof shown, text));
   default:
-    usage_error ("unknown option '%s'",
-                 sb_escape_str (shown, sizeof shown, text));
+    sb_arg_getopt_complaint (opt, argv, SHORT_OPTIONS, why, sizeof why);
+    sb_usage_error ("%s", why);
   }
 }
 
@@ -169,8 +155,8 @@ read_environment (struct attach_options *o)
   int n = sb_config_parse (&o->config, 0, lookup_env, w);
 
   for (int i = 0; i < n; i++)
-    fprintf (stderr, "%s: warning: %s\n", ATTACH_PROGRAM,
-             sb_config_warning_text (&w[i], text, sizeof text));
+    sb_error ("warning: %s",
+              sb_config_warning_text (&w[i], text, sizeof text));
   o->config.wmem_max = read_wmem_max ();
 }
 
@@ -183,23 +169,12 @@ parse_options (struct attach_options *o, int argc, char **argv)
   *o = (struct attach_options) { .interval_ms = DEFAULT_INTERVAL_MS };
   read_environment (o);
   opterr = 0;
-  while ((opt = getopt_long (argc, argv, "+:vh", long_options, NULL)) != -1)
-    apply_option (o, opt, optarg, argv[optind - 1]);
+  while ((opt = getopt_long (argc, argv, SHORT_OPTIONS, long_options,
+                             NULL)) != -1)
+    apply_option (o, opt, optarg, argv);
   if (optind == argc)
-    usage_error ("no process id given");
+    sb_usage_error ("no process id given");
   return optind;
-}
-
-static pid_t
-parse_pid (const char *arg)
-{
-  char shown[SB_ESCAPE_SIZE (32)];
-  long pid = parse_count (arg, INT_MAX);
-
-  if (pid == -1)
-    usage_error ("'%s' is not a process id",
-                 sb_escape_str (shown, sizeof shown, arg));
-  return (pid_t) pid;
 }
 
 int
@@ -209,17 +184,20 @@ main (int argc, char **argv)
   struct target *t;
   size_t n;
   bool ok = true;
-  int first = parse_options (&o, argc, argv);
+  int first;
 
+  sb_set_program_name (ATTACH_PROGRAM);
+  first = parse_options (&o, argc, argv);
   n = (size_t) (argc - first);
   t = calloc (n, sizeof *t);
   if (t == NULL) {
-    attach_error ("out of memory");
+    sb_error ("out of memory");
     return 1;
   }
-  for (size_t i = 0; i < n; i++)
-    t[i] = (struct target) { .o = &o, .pid = parse_pid (argv[first + i]),
-                             .pidfd = -1 };
+  for (size_t i = 0; i < n; i++) {
+    pid_t pid = (pid_t) count_arg (NULL, argv[first + i], INT_MAX);
+    t[i] = (struct target) { .o = &o, .pid = pid, .pidfd = -1 };
+  }
   o.may_force = o.dry_run && tune_may_force ();
   setvbuf (stdout, NULL, _IOLBF, 0);
   /* All or nothing: no process is touched if one cannot be. */

@@ -4,7 +4,6 @@
  * The benchmark runs it with and without LD_PRELOAD, paired, and compares
  * medians; this program only measures one run.
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdint.h>
@@ -16,10 +15,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "clock.h"
+#include "escape.h"
 #include "parse-size.h"
+#include "report.h"
 
 #define PROGRAM "sb-overhead-bench"
+/* ':' first: a missing value is told apart from an unknown option. */
+#define SHORT_OPTIONS ":h"
 
 /* Sends between two drains: few enough that a default send buffer never
  * fills (each 1-byte skb is charged about 1 KiB), so no send ever blocks.
@@ -33,20 +37,12 @@ struct options {
 };
 
 static void
-die (const char *what)
+usage (void)
 {
-  fprintf (stderr, PROGRAM ": %s: %s\n", what, strerror (errno));
-  exit (1);
-}
-
-static void
-usage (FILE *fp, int status)
-{
-  fprintf (fp,
-           "usage: " PROGRAM " [--count N] [--json] devnull|socketpair\n"
-           "Times N (default 1000000) 1-byte write()s to /dev/null or\n"
-           "send()s on a unix socketpair.\n");
-  exit (status);
+  printf ("usage: " PROGRAM " [--count N] [--json] devnull|socketpair\n"
+          "Times N (default 1000000) 1-byte write()s to /dev/null or\n"
+          "send()s on a unix socketpair.\n");
+  exit (0);
 }
 
 static void
@@ -58,29 +54,31 @@ parse_args (int argc, char **argv, struct options *o)
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 }
   };
+  char why[SB_ARG_WHY_SIZE], shown[SB_ESCAPE_SIZE (64)];
   int c;
 
+  opterr = 0;
   *o = (struct options) { .count = 1000000 };
-  while ((c = getopt_long (argc, argv, "h", longopts, NULL)) != -1) {
+  while ((c = getopt_long (argc, argv, SHORT_OPTIONS, longopts, NULL)) != -1) {
     switch (c) {
     case 'c':
-      if (sb_parse_size (optarg, UINT64_MAX, &o->count) == -1 || o->count == 0) {
-        fprintf (stderr, PROGRAM ": bad --count: %s\n", optarg);
-        usage (stderr, 2);
-      }
+      if (sb_parse_size (optarg, UINT64_MAX, &o->count) == -1 || o->count == 0)
+        sb_usage_error ("bad --count: %s",
+                        sb_escape_str (shown, sizeof shown, optarg));
       break;
     case 'j': o->json = 1; break;
-    case 'h': usage (stdout, 0); break;
-    default: usage (stderr, 2);
+    case 'h': usage (); break;
+    default:
+      sb_arg_getopt_complaint (c, argv, SHORT_OPTIONS, why, sizeof why);
+      sb_usage_error ("%s", why);
     }
   }
   if (optind != argc - 1)
-    usage (stderr, 2);
+    sb_usage_error ("expected one mode, devnull or socketpair");
   o->mode = argv[optind];
-  if (strcmp (o->mode, "devnull") != 0 && strcmp (o->mode, "socketpair") != 0) {
-    fprintf (stderr, PROGRAM ": unknown mode: %s\n", o->mode);
-    usage (stderr, 2);
-  }
+  if (strcmp (o->mode, "devnull") != 0 && strcmp (o->mode, "socketpair") != 0)
+    sb_usage_error ("unknown mode: %s",
+                    sb_escape_str (shown, sizeof shown, o->mode));
 }
 
 static void
@@ -90,10 +88,10 @@ write_devnull (uint64_t count)
   uint64_t i;
 
   if (fd == -1)
-    die ("open /dev/null");
+    sb_die ("open /dev/null");
   for (i = 0; i < count; i++)
     if (write (fd, "x", 1) != 1)
-      die ("write /dev/null");
+      sb_die ("write /dev/null");
   close (fd);
 }
 
@@ -108,13 +106,13 @@ send_socketpair (uint64_t count)
   uint64_t i;
 
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
-    die ("socketpair");
+    sb_die ("socketpair");
   for (i = 0; i < count; i++) {
     if (send (sv[0], "x", 1, MSG_NOSIGNAL) != 1)
-      die ("send");
+      sb_die ("send");
     if ((i + 1) % SENDS_PER_DRAIN == 0 || i + 1 == count)
       if (recv (sv[1], buf, sizeof buf, 0) <= 0)
-        die ("recv");
+        sb_die ("recv");
   }
   close (sv[0]);
   close (sv[1]);
@@ -135,7 +133,7 @@ main (int argc, char **argv)
     send_socketpair (o.count);
   secs = sb_monotonic_seconds () - t0;
   if (getrusage (RUSAGE_SELF, &ru) == -1)
-    die ("getrusage");
+    sb_die ("getrusage");
   if (o.json)
     printf ("{\"mode\": \"%s\", \"count\": %llu, \"seconds\": %.6f, "
             "\"ns_per_call\": %.1f, \"user\": %.3f, \"sys\": %.3f}\n",

@@ -19,14 +19,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "clock.h"
 #include "escape.h"
 #include "full-io.h"
 #include "nbd-protocol.h"
 #include "parse-size.h"
 #include "pattern.h"
+#include "report.h"
 
 #define PROGRAM "sb-socketpair-bench"
+/* ':' first: a missing value is told apart from an unknown option. */
+#define SHORT_OPTIONS ":h"
 
 struct options {
   uint64_t sndbuf;              /* 0: leave the socket as created */
@@ -46,25 +50,17 @@ struct result {
 };
 
 static void
-die (const char *what)
+usage (void)
 {
-  fprintf (stderr, PROGRAM ": %s: %s\n", what, strerror (errno));
-  exit (1);
-}
-
-static void
-usage (FILE *fp, int status)
-{
-  fprintf (fp,
-           "usage: " PROGRAM " [--sndbuf SIZE] [--queue-depth N]\n"
-           "       [--request-size SIZE] [--total SIZE] [--json] [--parse-only]\n"
-           "Moves TOTAL bytes (default 4G) as NBD READ replies of\n"
-           "REQUEST-SIZE (default 2M) over a socketpair, QUEUE-DEPTH\n"
-           "(default 1) requests in flight.  --sndbuf sets SO_SNDBUF on\n"
-           "both ends (default: leave it alone, e.g. for libsockboost).\n"
-           "--parse-only prints the options as read and measures nothing\n"
-           "(sockboost bench reads its sizes so).\n");
-  exit (status);
+  printf ("usage: " PROGRAM " [--sndbuf SIZE] [--queue-depth N]\n"
+          "       [--request-size SIZE] [--total SIZE] [--json] [--parse-only]\n"
+          "Moves TOTAL bytes (default 4G) as NBD READ replies of\n"
+          "REQUEST-SIZE (default 2M) over a socketpair, QUEUE-DEPTH\n"
+          "(default 1) requests in flight.  --sndbuf sets SO_SNDBUF on\n"
+          "both ends (default: leave it alone, e.g. for libsockboost).\n"
+          "--parse-only prints the options as read and measures nothing\n"
+          "(sockboost bench reads its sizes so).\n");
+  exit (0);
 }
 
 /* One line saying what is wrong, one naming the help: "OPTION: " comes
@@ -76,13 +72,11 @@ size_arg (const char *name, const char *arg, uint64_t max)
   char shown[SB_ESCAPE_SIZE (64)];
   uint64_t v;
 
-  if (sb_parse_size (arg, max, &v) == -1 || v == 0) {
-    fprintf (stderr, PROGRAM ": %s: invalid size '%s': expected a size "
-             "such as 2M or 4194304 (K, M, G or T), from 1 to %llu\n"
-             "Try '" PROGRAM " --help'.\n", name,
-             sb_escape_str (shown, sizeof shown, arg), (unsigned long long) max);
-    exit (2);
-  }
+  if (sb_parse_size (arg, max, &v) == -1 || v == 0)
+    sb_usage_error ("%s: invalid size '%s': expected a size such as 2M or "
+                    "4194304 (K, M, G or T), from 1 to %llu", name,
+                    sb_escape_str (shown, sizeof shown, arg),
+                    (unsigned long long) max);
   return v;
 }
 
@@ -99,11 +93,13 @@ parse_args (int argc, char **argv, struct options *o)
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 }
   };
+  char why[SB_ARG_WHY_SIZE], shown[SB_ESCAPE_SIZE (64)];
   int c;
 
+  opterr = 0;
   *o = (struct options) { .request_size = 2 << 20,
                           .total = UINT64_C(4) << 30, .queue_depth = 1 };
-  while ((c = getopt_long (argc, argv, "h", longopts, NULL)) != -1) {
+  while ((c = getopt_long (argc, argv, SHORT_OPTIONS, longopts, NULL)) != -1) {
     switch (c) {
     case 's': o->sndbuf = size_arg ("--sndbuf", optarg, INT32_MAX / 2); break;
     case 'q': o->queue_depth = (unsigned) size_arg ("--queue-depth", optarg, 64); break;
@@ -111,12 +107,15 @@ parse_args (int argc, char **argv, struct options *o)
     case 't': o->total = size_arg ("--total", optarg, UINT64_MAX); break;
     case 'j': o->json = 1; break;
     case 'p': o->parse_only = 1; break;
-    case 'h': usage (stdout, 0); break;
-    default: usage (stderr, 2);
+    case 'h': usage (); break;
+    default:
+      sb_arg_getopt_complaint (c, argv, SHORT_OPTIONS, why, sizeof why);
+      sb_usage_error ("%s", why);
     }
   }
   if (optind != argc)
-    usage (stderr, 2);
+    sb_usage_error ("unexpected argument '%s'",
+                    sb_escape_str (shown, sizeof shown, argv[optind]));
 }
 
 static void
@@ -167,19 +166,19 @@ serve (void *arg)
   struct nbd_request req;
 
   if (payload == NULL)
-    die ("allocating the payload");
+    sb_die ("allocating the payload");
   for (;;) {
     if (sb_read_full (s->fd, &req, sizeof req) == -1)
-      die ("server: reading a request");
+      sb_die ("server: reading a request");
     if (be16toh (req.type) == NBD_CMD_DISC)
       return NULL;
     if (be32toh (req.magic) != NBD_REQUEST_MAGIC
         || be16toh (req.type) != NBD_CMD_READ || be32toh (req.count) > s->length) {
       errno = EPROTO;
-      die ("server: unexpected request");
+      sb_die ("server: unexpected request");
     }
     if (send_reply (s->fd, &req, payload) == -1)
-      die ("server: sending a reply");
+      sb_die ("server: sending a reply");
   }
 }
 
@@ -197,7 +196,7 @@ send_request (int fd, uint16_t type, uint64_t cookie, uint32_t length)
   };
 
   if (sb_write_full (fd, &req, sizeof req, 0) == -1)
-    die ("client: sending a request");
+    sb_die ("client: sending a request");
 }
 
 /* Read exactly LEN bytes and return how many read() calls that took. */
@@ -213,10 +212,10 @@ read_counted (int fd, uint8_t *buf, size_t len)
     if (r == -1 && errno == EINTR)
       continue;
     if (r == -1)
-      die ("client: reading a reply");
+      sb_die ("client: reading a reply");
     if (r == 0) {
       errno = ECONNRESET;
-      die ("client: reading a reply");
+      sb_die ("client: reading a reply");
     }
     done += (size_t) r;
   }
@@ -235,7 +234,7 @@ receive_reply (int fd, uint8_t *buf, size_t len, uint64_t cookie)
   if (be32toh (reply->magic) != NBD_SIMPLE_REPLY_MAGIC
       || reply->error != 0 || be64toh (reply->cookie) != cookie) {
     errno = EPROTO;
-    die ("client: unexpected reply");
+    sb_die ("client: unexpected reply");
   }
   return calls;
 }
@@ -248,7 +247,7 @@ run_requests (int fd, const struct options *o, struct result *res)
   uint8_t *buf = malloc (sizeof (struct nbd_simple_reply) + len);
 
   if (buf == NULL)
-    die ("allocating the reply buffer");
+    sb_die ("allocating the reply buffer");
   while (issued < o->queue_depth && issued < n)
     send_request (fd, NBD_CMD_READ, issued++, len);
   for (done = 0; done < n; done++) {
@@ -269,7 +268,7 @@ set_sndbuf (int fd, uint64_t size)
   int v = (int) size;
 
   if (setsockopt (fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof v) == -1)
-    die ("setsockopt SO_SNDBUF");
+    sb_die ("setsockopt SO_SNDBUF");
 }
 
 static int
@@ -279,7 +278,7 @@ get_sndbuf (int fd)
   socklen_t len = sizeof v;
 
   if (getsockopt (fd, SOL_SOCKET, SO_SNDBUF, &v, &len) == -1)
-    die ("getsockopt SO_SNDBUF");
+    sb_die ("getsockopt SO_SNDBUF");
   return v;
 }
 
@@ -290,7 +289,7 @@ cpu_seconds (double *user, double *sys)
   struct rusage ru;
 
   if (getrusage (RUSAGE_SELF, &ru) == -1)
-    die ("getrusage");
+    sb_die ("getrusage");
   *user = sb_timeval_seconds (ru.ru_utime);
   *sys = sb_timeval_seconds (ru.ru_stime);
 }
@@ -304,7 +303,7 @@ measure (const struct options *o, struct result *res)
   double t0, u0, s0;
 
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
-    die ("socketpair");
+    sb_die ("socketpair");
   if (o->sndbuf) {
     set_sndbuf (sv[0], o->sndbuf);
     set_sndbuf (sv[1], o->sndbuf);
@@ -313,14 +312,14 @@ measure (const struct options *o, struct result *res)
   srv.fd = sv[1];
   /* Build the payload table before the clock starts. */
   if (sb_pattern_at (0, srv.length) == NULL)
-    die ("allocating the payload");
+    sb_die ("allocating the payload");
   if ((errno = pthread_create (&thread, NULL, serve, &srv)) != 0)
-    die ("pthread_create");
+    sb_die ("pthread_create");
   cpu_seconds (&u0, &s0);
   t0 = sb_monotonic_seconds ();
   run_requests (sv[0], o, res);
   if ((errno = pthread_join (thread, NULL)) != 0)
-    die ("pthread_join");
+    sb_die ("pthread_join");
   res->seconds = sb_monotonic_seconds () - t0;
   cpu_seconds (&res->user, &res->sys);
   res->user -= u0;

@@ -4,7 +4,6 @@
 #define SOCKBOOST_SBNBD_CLIENT_H
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -13,6 +12,7 @@
 
 #include "escape.h"
 #include "nbd-uri.h"
+#include "report.h"
 
 #define PROGRAM "sbnbd-client"
 
@@ -56,20 +56,9 @@ struct options {
  */
 extern void options_parse (struct options *o, int argc, char **argv);
 
-/* Print "sbnbd-client: MESSAGE" and a pointer to --help; exit 2. */
-extern void usage_error (const char *fmt, ...)
-  __attribute__((noreturn, format (printf, 1, 2)));
+/* ---- messages (report.c; errors: sb_error, common/report.h) ---- */
 
-/* ---- errors (report.c) ---- */
-
-/* Print "sbnbd-client: MESSAGE" to stderr as one line, in one write.
- * Values that did not come from this program go in escaped (sb_escape).
- */
-extern void report_error (const char *fmt, ...)
-  __attribute__((format (printf, 1, 2)));
-extern void report_error_v (const char *fmt, va_list ap)
-  __attribute__((format (printf, 1, 0)));
-/* The same, only with -v. */
+/* An sb_error line, only with -v. */
 extern void report_verbose (const struct options *o, const char *fmt, ...)
   __attribute__((format (printf, 2, 3)));
 /* Name and description of an NBD error number, e.g. "EIO (I/O error)". */

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sbnbd-client command line. */
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,18 +72,6 @@ static const struct option long_options[] = {
   { NULL, 0, NULL, 0 },
 };
 
-void
-usage_error (const char *fmt, ...)
-{
-  va_list ap;
-
-  va_start (ap, fmt);
-  report_error_v (fmt, ap);
-  va_end (ap);
-  fprintf (stderr, "Try '%s --help' for more information.\n", PROGRAM);
-  exit (2);
-}
-
 static uint64_t
 size_arg (const char *name, const char *text, uint64_t min, uint64_t max)
 {
@@ -92,8 +79,8 @@ size_arg (const char *name, const char *text, uint64_t min, uint64_t max)
   uint64_t v;
 
   if (sb_arg_size (text, min, max, &v, why, sizeof why) == -1)
-    usage_error ("--%s %s: %s", name, sb_escape_str (shown, sizeof shown, text),
-                 why);
+    sb_usage_error ("--%s %s: %s", name,
+                    sb_escape_str (shown, sizeof shown, text), why);
   return v;
 }
 
@@ -104,8 +91,8 @@ count_arg (const char *name, const char *text, unsigned min, unsigned max)
   unsigned long v;
 
   if (sb_arg_count (text, 10, min, max, &v, why, sizeof why) == -1)
-    usage_error ("--%s %s: %s", name, sb_escape_str (shown, sizeof shown, text),
-                 why);
+    sb_usage_error ("--%s %s: %s", name,
+                    sb_escape_str (shown, sizeof shown, text), why);
   return (unsigned) v;
 }
 
@@ -143,7 +130,7 @@ parse_option (struct options *o, int c, char **argv)
   case 'V': printf ("%s %s\n", PROGRAM, SOCKBOOST_VERSION); exit (0);
   default:
     sb_arg_getopt_complaint (c, argv, SHORT_OPTIONS, why, sizeof why);
-    usage_error ("%s", why);
+    sb_usage_error ("%s", why);
   }
 }
 
@@ -151,10 +138,10 @@ static void
 check_count (int argc, int want_min, int want_max, const char *cmd)
 {
   if (argc < want_min || argc > want_max)
-    usage_error ("'%s' takes %s", cmd,
-                 want_min == want_max && want_min == 1 ? "one URI"
-                 : strcmp (cmd, "read") == 0 ? "URI and an optional FILE"
-                 : "a source (FILE, pattern or zero) and a URI");
+    sb_usage_error ("'%s' takes %s", cmd,
+                    want_min == want_max && want_min == 1 ? "one URI"
+                    : strcmp (cmd, "read") == 0 ? "URI and an optional FILE"
+                    : "a source (FILE, pattern or zero) and a URI");
 }
 
 static void __attribute__((noreturn))
@@ -162,8 +149,8 @@ unknown_command (const char *cmd)
 {
   char shown[ESCAPED_VALUE_SIZE];
 
-  usage_error ("unknown command '%s' (expected info, read, write, verify "
-               "or map)", sb_escape_str (shown, sizeof shown, cmd));
+  sb_usage_error ("unknown command '%s' (expected info, read, write, verify "
+                  "or map)", sb_escape_str (shown, sizeof shown, cmd));
 }
 
 /* The subcommand and its operands: ARGV[0] is the subcommand. */
@@ -215,6 +202,6 @@ options_parse (struct options *o, int argc, char **argv)
          != -1)
     parse_option (o, c, argv);
   if (optind >= argc)
-    usage_error ("no command given");
+    sb_usage_error ("no command given");
   parse_operands (o, argc - optind, argv + optind);
 }

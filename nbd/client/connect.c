@@ -18,7 +18,7 @@ connect_unix (const char *path)
   int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
   if (fd == -1) {
-    report_error ("socket: %m");
+    sb_error ("socket: %m");
     return -1;
   }
   /* The URI parser has checked that the path fits. */
@@ -26,8 +26,8 @@ connect_unix (const char *path)
   if (connect (fd, (struct sockaddr *) &sun, sizeof sun) == -1) {
     char shown[ESCAPED_VALUE_SIZE];
 
-    report_error ("connect to unix socket %s: %m",
-                  sb_escape_str (shown, sizeof shown, path));
+    sb_error ("connect to unix socket %s: %m",
+              sb_escape_str (shown, sizeof shown, path));
     close (fd);
     return -1;
   }
@@ -63,8 +63,8 @@ connect_addrinfo (const struct addrinfo *list, const struct sb_nbd_uri *uri)
     err = errno;
     close (fd);
   }
-  report_error ("connect to %s port %s: %s", shown_host (uri, shown),
-                uri->port, strerror (err));
+  sb_error ("connect to %s port %s: %s", shown_host (uri, shown),
+            uri->port, strerror (err));
   return -1;
 }
 
@@ -81,8 +81,8 @@ connect_tcp (const struct sb_nbd_uri *uri, bool nodelay)
   if (r != 0) {
     char shown[ESCAPED_VALUE_SIZE];
 
-    report_error ("cannot resolve %s: %s", shown_host (uri, shown),
-                  r == EAI_SYSTEM ? strerror (errno) : gai_strerror (r));
+    sb_error ("cannot resolve %s: %s", shown_host (uri, shown),
+              r == EAI_SYSTEM ? strerror (errno) : gai_strerror (r));
     return -1;
   }
   fd = connect_addrinfo (list, uri);

@@ -30,9 +30,9 @@ recv_or_report (int fd, void *buf, size_t len, const char *what)
   if (sb_read_full (fd, buf, len) == 0)
     return 0;
   if (errno == ENODATA || errno == ECONNRESET)
-    report_error ("%s: server closed the connection", what);
+    sb_error ("%s: server closed the connection", what);
   else
-    report_error ("%s: %m", what);
+    sb_error ("%s: %m", what);
   return -1;
 }
 
@@ -48,7 +48,7 @@ send_option (int fd, uint32_t option, const void *data, uint32_t len)
   };
 
   if (sb_writev_full (fd, iov, len > 0 ? 2 : 1, 0) == -1) {
-    report_error ("sending option %u: %m", option);
+    sb_error ("sending option %u: %m", option);
     return -1;
   }
   return 0;
@@ -62,20 +62,20 @@ recv_reply (int fd, uint32_t option, struct opt_reply *r)
   if (recv_or_report (fd, &hdr, sizeof hdr, "reading option reply") == -1)
     return -1;
   if (be64toh (hdr.magic) != NBD_REP_MAGIC) {
-    report_error ("protocol error: bad option reply magic 0x%llx",
-                  (unsigned long long) be64toh (hdr.magic));
+    sb_error ("protocol error: bad option reply magic 0x%llx",
+              (unsigned long long) be64toh (hdr.magic));
     return -1;
   }
   if (be32toh (hdr.option) != option) {
-    report_error ("protocol error: reply to option %u while waiting for %u",
-                  be32toh (hdr.option), option);
+    sb_error ("protocol error: reply to option %u while waiting for %u",
+              be32toh (hdr.option), option);
     return -1;
   }
   r->type = be32toh (hdr.reply);
   r->len = be32toh (hdr.replylen);
   if (r->len > OPT_REPLY_MAX) {
-    report_error ("protocol error: option reply of %u bytes is too long",
-                  r->len);
+    sb_error ("protocol error: option reply of %u bytes is too long",
+              r->len);
     return -1;
   }
   return recv_or_report (fd, r->data, r->len, "reading option reply");
@@ -118,9 +118,9 @@ refused (int fd, const char *name, struct opt_reply *r)
   /* The server's message is the server's: escaped, like the name. */
   sb_escape (msg, sizeof msg, r->data, r->len);
   send_abort (fd);
-  report_error ("server refused export '%s': %s (0x%x)%s%s",
-                sb_escape_str (shown_name, sizeof shown_name, name),
-                rep_error_name (r->type), r->type, *msg ? ": " : "", msg);
+  sb_error ("server refused export '%s': %s (0x%x)%s%s",
+            sb_escape_str (shown_name, sizeof shown_name, name),
+            rep_error_name (r->type), r->type, *msg ? ": " : "", msg);
   return -1;
 }
 
@@ -138,7 +138,7 @@ negotiate_flag (int fd, uint32_t option, const char *what, bool *agreed)
   if (r.type == NBD_REP_ACK && r.len == 0)
     *agreed = true;
   else if (!NBD_REP_IS_ERR (r.type)) {
-    report_error ("protocol error: reply type %u to %s", r.type, what);
+    sb_error ("protocol error: reply type %u to %s", r.type, what);
     return -1;
   }
   return 0;
@@ -174,8 +174,8 @@ meta_context (const struct opt_reply *r, struct export_info *info)
   if (r->len != 4 + n ||
       memcmp (r->data + 4, NBD_CONTEXT_BASE_ALLOCATION, n) != 0 ||
       info->allocation) {
-    report_error ("protocol error: SET_META_CONTEXT answered with a "
-                  "context not asked for");
+    sb_error ("protocol error: SET_META_CONTEXT answered with a "
+              "context not asked for");
     return -1;
   }
   info->allocation = true;
@@ -216,8 +216,8 @@ negotiate_allocation (int fd, const char *name, struct export_info *info)
     }
     if (r.type != NBD_REP_META_CONTEXT || meta_context (&r, info) == -1) {
       if (r.type != NBD_REP_META_CONTEXT)
-        report_error ("protocol error: reply type %u to SET_META_CONTEXT",
-                      r.type);
+        sb_error ("protocol error: reply type %u to SET_META_CONTEXT",
+                  r.type);
       return -1;
     }
   }
@@ -230,8 +230,8 @@ check_block_sizes (const struct export_info *info)
 
   if (min == 0 || (min & (min - 1)) != 0 || info->pref_block < min ||
       info->max_block < min) {
-    report_error ("protocol error: bad block sizes %u/%u/%u", min,
-                  info->pref_block, info->max_block);
+    sb_error ("protocol error: bad block sizes %u/%u/%u", min,
+              info->pref_block, info->max_block);
     return -1;
   }
   return 0;
@@ -270,7 +270,7 @@ handle_info (const struct opt_reply *r, struct export_info *info,
     return 0;
   }
  bad:
-  report_error ("protocol error: NBD_REP_INFO of %u bytes", r->len);
+  sb_error ("protocol error: NBD_REP_INFO of %u bytes", r->len);
   return -1;
 }
 
@@ -302,7 +302,7 @@ negotiate_go (int fd, const char *name, struct export_info *info)
       return -1;
   }
   if (!have_export) {
-    report_error ("protocol error: GO finished without NBD_INFO_EXPORT");
+    sb_error ("protocol error: GO finished without NBD_INFO_EXPORT");
     return -1;
   }
   info->used_go = true;
@@ -324,11 +324,11 @@ negotiate_export_name (int fd, const char *name, bool no_zeroes,
     char shown[ESCAPED_VALUE_SIZE];
 
     if (errno == ENODATA || errno == ECONNRESET)
-      report_error ("server closed the connection on EXPORT_NAME '%s' "
-                    "(no such export?)",
-                    sb_escape_str (shown, sizeof shown, name));
+      sb_error ("server closed the connection on EXPORT_NAME '%s' "
+                "(no such export?)",
+                sb_escape_str (shown, sizeof shown, name));
     else
-      report_error ("reading EXPORT_NAME reply: %m");
+      sb_error ("reading EXPORT_NAME reply: %m");
     return -1;
   }
   info->size = be64toh (fin.exportsize);
@@ -346,13 +346,13 @@ greeting (int fd, uint16_t *gflags)
   if (recv_or_report (fd, &g, sizeof g, "reading server greeting") == -1)
     return -1;
   if (be64toh (g.nbdmagic) != NBD_MAGIC) {
-    report_error ("not an NBD server (bad greeting magic)");
+    sb_error ("not an NBD server (bad greeting magic)");
     return -1;
   }
   *gflags = be16toh (g.gflags);
   if (be64toh (g.version) != NBD_IHAVEOPT ||
       !(*gflags & NBD_FLAG_FIXED_NEWSTYLE)) {
-    report_error ("server does not speak fixed newstyle NBD");
+    sb_error ("server does not speak fixed newstyle NBD");
     return -1;
   }
   return 0;
@@ -364,8 +364,8 @@ check_export (struct export_info *info)
   if (!(info->eflags & NBD_FLAG_HAS_FLAGS))
     info->eflags = 0;
   if (info->size > INT64_MAX) {
-    report_error ("protocol error: export size %llu is too large",
-                  (unsigned long long) info->size);
+    sb_error ("protocol error: export size %llu is too large",
+              (unsigned long long) info->size);
     return -1;
   }
   return 0;
@@ -392,7 +392,7 @@ handshake (int fd, const char *name, const struct options *o,
   cflags = htobe32 (NBD_FLAG_C_FIXED_NEWSTYLE |
                     (gflags & NBD_FLAG_NO_ZEROES ? NBD_FLAG_C_NO_ZEROES : 0));
   if (sb_write_full (fd, &cflags, sizeof cflags, 0) == -1) {
-    report_error ("sending client flags: %m");
+    sb_error ("sending client flags: %m");
     return -1;
   }
   if (negotiate_replies (fd, o, info) == -1)
@@ -403,8 +403,8 @@ handshake (int fd, const char *name, const struct options *o,
   r = negotiate_go (fd, name, info);
   /* After extended headers EXPORT_NAME is forbidden, and GO a must. */
   if (r == 0 && info->extended) {
-    report_error ("protocol error: NBD_OPT_GO unsupported after extended "
-                  "headers were agreed");
+    sb_error ("protocol error: NBD_OPT_GO unsupported after extended "
+              "headers were agreed");
     return -1;
   }
   if (r == 0) {

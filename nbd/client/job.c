@@ -25,7 +25,7 @@ job_mark_failed (struct job *j, const char *fmt, va_list ap)
   if (atomic_exchange (&j->failed, true))
     return;
   vsnprintf (line, sizeof line, fmt, ap);
-  report_error ("%s", line);
+  sb_error ("%s", line);
 }
 
 int

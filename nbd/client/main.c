@@ -25,18 +25,18 @@ open_source (struct job *j, uint64_t *length)
     return 0;
   j->file_fd = open (o->path, O_RDONLY | O_CLOEXEC);
   if (j->file_fd == -1) {
-    report_error ("open %s: %m", o->shown_path);
+    sb_error ("open %s: %m", o->shown_path);
     return -1;
   }
   size = lseek (j->file_fd, 0, SEEK_END);
   if (size == -1) {
-    report_error ("%s: cannot find its size (not a file?): %m",
-                  o->shown_path);
+    sb_error ("%s: cannot find its size (not a file?): %m",
+              o->shown_path);
     return -1;
   }
   if (o->have_length && o->length > (uint64_t) size) {
-    report_error ("%s has only %lld bytes, less than --length",
-                  o->shown_path, (long long) size);
+    sb_error ("%s has only %lld bytes, less than --length",
+              o->shown_path, (long long) size);
     return -1;
   }
   if (!o->have_length)
@@ -63,7 +63,7 @@ open_sink (struct job *j)
   j->file_fd = strcmp (o->path, "-") == 0 ? 1
     : open (o->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (j->file_fd == -1 || fstat (j->file_fd, &st) == -1) {
-    report_error ("open %s: %m", o->shown_path);
+    sb_error ("open %s: %m", o->shown_path);
     return -1;
   }
   j->sink = j->file_fd != 1 && (S_ISREG (st.st_mode) || S_ISBLK (st.st_mode))
@@ -84,18 +84,18 @@ set_range (struct job *j)
   if (o->op == OP_WRITE && open_source (j, &length) == -1)
     return -1;
   if (o->offset > size) {
-    report_error ("--offset %llu is beyond the end of the export "
-                  "(%llu bytes)", (unsigned long long) o->offset,
-                  (unsigned long long) size);
+    sb_error ("--offset %llu is beyond the end of the export "
+              "(%llu bytes)", (unsigned long long) o->offset,
+              (unsigned long long) size);
     return -1;
   }
   if (length > size - o->offset) {
-    report_error ("%s %llu bytes from offset %llu would end at byte %llu, "
-                  "beyond the end of the export (%llu bytes)",
-                  operation_name (o->op), (unsigned long long) length,
-                  (unsigned long long) o->offset,
-                  (unsigned long long) (o->offset + length),
-                  (unsigned long long) size);
+    sb_error ("%s %llu bytes from offset %llu would end at byte %llu, "
+              "beyond the end of the export (%llu bytes)",
+              operation_name (o->op), (unsigned long long) length,
+              (unsigned long long) o->offset,
+              (unsigned long long) (o->offset + length),
+              (unsigned long long) size);
     return -1;
   }
   j->start = o->offset;
@@ -130,19 +130,19 @@ check_export (struct job *j)
   uint16_t eflags = j->info.eflags;
 
   if (o->op == OP_WRITE && (eflags & NBD_FLAG_READ_ONLY)) {
-    report_error ("the export is read-only");
+    sb_error ("the export is read-only");
     return -1;
   }
   if (o->flush && o->op == OP_WRITE && !(eflags & NBD_FLAG_SEND_FLUSH))
-    report_error ("warning: the server does not take FLUSH; not flushing");
+    sb_error ("warning: the server does not take FLUSH; not flushing");
   j->connections = o->connections;
   if (j->connections > 1 && j->ordered) {
-    report_error ("warning: output to a stream needs one connection; using 1");
+    sb_error ("warning: output to a stream needs one connection; using 1");
     j->connections = 1;
   }
   if (j->connections > 1 && !(eflags & NBD_FLAG_CAN_MULTI_CONN)) {
-    report_error ("warning: the server does not advertise multi-conn; "
-                  "using 1 connection");
+    sb_error ("warning: the server does not advertise multi-conn; "
+              "using 1 connection");
     j->connections = 1;
   }
   return 0;
@@ -164,7 +164,7 @@ connect_more (struct job *j, const struct sb_nbd_uri *uri)
     if (info.size != j->info.size || info.eflags != j->info.eflags ||
         info.structured != j->info.structured ||
         info.extended != j->info.extended) {
-      report_error ("connection %u negotiated a different export", i + 1);
+      sb_error ("connection %u negotiated a different export", i + 1);
       return -1;
     }
   }
@@ -182,7 +182,7 @@ finish (struct job *j)
   else if (j->regular_file && outcome_complete (j) == -1)
     return 1;
   if (j->file_fd > 2 && close (j->file_fd) == -1 && j->sink == SINK_FILE) {
-    report_error ("closing %s: %m", j->opt->shown_path);
+    sb_error ("closing %s: %m", j->opt->shown_path);
     return 1;
   }
   if (atomic_load (&j->failed))
@@ -221,7 +221,7 @@ transfer (struct job *j, const struct sb_nbd_uri *uri, int fd)
   set_request_size (j);
   j->fds = calloc (j->connections, sizeof *j->fds);
   if (j->fds == NULL) {
-    report_error ("allocating connections: %m");
+    sb_error ("allocating connections: %m");
     goto out;
   }
   for (unsigned i = 1; i < j->connections; i++)
@@ -304,10 +304,10 @@ main (int argc, char **argv)
 
     sb_escape_str (shown, sizeof shown, opt.uri);
     if (errno == ENOMEM) {
-      report_error ("bad URI '%s': %m", shown);
+      sb_error ("bad URI '%s': %m", shown);
       return 1;
     }
-    usage_error ("bad URI '%s': %s", shown, why);
+    sb_usage_error ("bad URI '%s': %s", shown, why);
   }
   atomic_init (&job.first_unfinished, UINT64_MAX);
   r = run (&job, &uri);

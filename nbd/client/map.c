@@ -64,8 +64,8 @@ map_print (struct job *j)
   struct run r = { .off = j->start, .json = j->opt->json };
 
   if (!j->info.allocation) {
-    report_error ("the server does not offer the %s metadata context",
-                  NBD_CONTEXT_BASE_ALLOCATION);
+    sb_error ("the server does not offer the %s metadata context",
+              NBD_CONTEXT_BASE_ALLOCATION);
     return -1;
   }
   if (r.json)

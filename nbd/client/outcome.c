@@ -22,13 +22,13 @@ cut_file (struct job *j, uint64_t prefix)
   if (prefix == total)
     return;
   if (ftruncate (j->file_fd, (off_t) prefix) == -1) {
-    report_error ("cutting %s to the %llu bytes read: %m",
-                  j->opt->shown_path, (unsigned long long) prefix);
+    sb_error ("cutting %s to the %llu bytes read: %m",
+              j->opt->shown_path, (unsigned long long) prefix);
     return;
   }
-  report_error ("%s holds the first %llu bytes, read without a gap "
-                "(of %llu)", j->opt->shown_path, (unsigned long long) prefix,
-                (unsigned long long) total);
+  sb_error ("%s holds the first %llu bytes, read without a gap "
+            "(of %llu)", j->opt->shown_path, (unsigned long long) prefix,
+            (unsigned long long) total);
 }
 
 /* End the process as the signal would have, so that a calling shell
@@ -57,9 +57,9 @@ outcome_incomplete (struct job *j)
   if (atomic_load (&j->stdout_closed))
     die_by (SIGPIPE);
   if (sig != 0)
-    report_error ("%s interrupted by SIG%s after %llu of %llu bytes",
-                  operation_name (j->opt->op), sigabbrev_np (sig),
-                  (unsigned long long) (j->regular_file ? prefix
+    sb_error ("%s interrupted by SIG%s after %llu of %llu bytes",
+              operation_name (j->opt->op), sigabbrev_np (sig),
+              (unsigned long long) (j->regular_file ? prefix
                                         : atomic_load (&j->bytes_done)),
                   (unsigned long long) (j->end - j->start));
   if (j->regular_file)
@@ -76,6 +76,6 @@ outcome_complete (struct job *j)
 {
   if (ftruncate (j->file_fd, (off_t) (j->end - j->start)) == 0)
     return 0;
-  report_error ("truncate %s: %m", j->opt->shown_path);
+  sb_error ("truncate %s: %m", j->opt->shown_path);
   return -1;
 }

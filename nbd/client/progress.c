@@ -80,7 +80,7 @@ progress_start (struct job *j)
   started = sb_monotonic_seconds ();
   err = pthread_create (&thread, NULL, progress_main, NULL);
   if (err != 0) {
-    report_error ("starting the progress thread: %s", strerror (err));
+    sb_error ("starting the progress thread: %s", strerror (err));
     return -1;
   }
   running = true;

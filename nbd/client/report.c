@@ -10,26 +10,6 @@
 #define KIB 1024.0
 
 void
-report_error_v (const char *fmt, va_list ap)
-{
-  char line[1024];
-
-  vsnprintf (line, sizeof line, fmt, ap);
-  /* One fprintf so lines from several threads do not interleave. */
-  fprintf (stderr, "%s: %s\n", PROGRAM, line);
-}
-
-void
-report_error (const char *fmt, ...)
-{
-  va_list ap;
-
-  va_start (ap, fmt);
-  report_error_v (fmt, ap);
-  va_end (ap);
-}
-
-void
 report_verbose (const struct options *o, const char *fmt, ...)
 {
   va_list ap;
@@ -37,7 +17,7 @@ report_verbose (const struct options *o, const char *fmt, ...)
   if (!o->verbose)
     return;
   va_start (ap, fmt);
-  report_error_v (fmt, ap);
+  sb_verror (fmt, ap);
   va_end (ap);
 }
 
@@ -95,8 +75,8 @@ report_mismatch (const struct job *j)
   uint64_t offset = j->mismatch_offset;
   unsigned expected = sb_pattern_byte (offset), found = j->mismatch_found;
 
-  report_error ("verify: first mismatch at offset %llu: expected 0x%02x, "
-                "found 0x%02x", (unsigned long long) offset, expected, found);
+  sb_error ("verify: first mismatch at offset %llu: expected 0x%02x, "
+            "found 0x%02x", (unsigned long long) offset, expected, found);
   if (j->opt->json)
     printf ("{\"operation\": \"verify\", \"result\": \"mismatch\", "
             "\"offset\": %llu, \"expected\": %u, \"found\": %u}\n",
@@ -200,12 +180,12 @@ report_summary (const struct job *j, double seconds)
   if (j->opt->quiet)
     return;
   format_rate (f.bytes_per_second, rate, sizeof rate);
-  fprintf (stderr, "%s: %s %llu bytes in %.3f s: %s, %.0f requests/s, "
-           "mean latency %.3f ms (%llu request%s, %u connection%s, "
-           "queue depth %u, request size %u%s)\n", PROGRAM,
-           operation_name (j->opt->op), (unsigned long long) f.bytes,
-           f.seconds, rate, f.requests_per_second, f.mean_latency * 1e3,
-           (unsigned long long) f.requests, f.requests == 1 ? "" : "s",
-           j->connections, j->connections == 1 ? "" : "s",
-           j->opt->queue_depth, j->request_size, holes_note (j));
+  sb_error ("%s %llu bytes in %.3f s: %s, %.0f requests/s, mean latency "
+            "%.3f ms (%llu request%s, %u connection%s, queue depth %u, "
+            "request size %u%s)", operation_name (j->opt->op),
+            (unsigned long long) f.bytes, f.seconds, rate,
+            f.requests_per_second, f.mean_latency * 1e3,
+            (unsigned long long) f.requests, f.requests == 1 ? "" : "s",
+            j->connections, j->connections == 1 ? "" : "s",
+            j->opt->queue_depth, j->request_size, holes_note (j));
 }

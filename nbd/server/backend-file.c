@@ -246,7 +246,7 @@ file_size (int fd, const char *shown, uint64_t *size)
   struct stat st;
 
   if (fstat (fd, &st) == -1) {
-    message ("%s: fstat: %s", shown, strerror (errno));
+    sb_error ("%s: fstat: %s", shown, strerror (errno));
     return -1;
   }
   if (S_ISREG (st.st_mode)) {
@@ -257,10 +257,10 @@ file_size (int fd, const char *shown, uint64_t *size)
     is_block_device = true;
     if (ioctl (fd, BLKGETSIZE64, size) == 0)
       return 0;
-    message ("%s: BLKGETSIZE64: %s", shown, strerror (errno));
+    sb_error ("%s: BLKGETSIZE64: %s", shown, strerror (errno));
     return -1;
   }
-  message ("%s: not a regular file or block device", shown);
+  sb_error ("%s: not a regular file or block device", shown);
   return -1;
 }
 
@@ -272,7 +272,7 @@ backend_open_file (struct backend *be, const char *path, bool read_only)
 
   sb_escape_str (shown, sizeof shown, path);
   if (fd == -1) {
-    message ("%s: %s", shown, strerror (errno));
+    sb_error ("%s: %s", shown, strerror (errno));
     return -1;
   }
   if (file_size (fd, shown, &be->size) == -1) {

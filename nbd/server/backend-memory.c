@@ -5,7 +5,6 @@
  * page is given back) is what block status reports as data.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -138,8 +137,8 @@ backend_open_memory (struct backend *be, uint64_t size)
   if ((size > 0 && p == MAP_FAILED)
       || sb_page_map_init (&be->written,
                            (size + page_size - 1) / page_size) == -1) {
-    fprintf (stderr, "%s: memory:%llu: %s\n", PROGRAM,
-             (unsigned long long) size, strerror (errno));
+    sb_error ("memory:%llu: %s", (unsigned long long) size,
+              strerror (errno));
     return -1;
   }
   be->ops = &memory_ops;

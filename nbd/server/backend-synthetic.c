@@ -3,7 +3,6 @@
  * trims and zeroes are accepted and discarded (nothing would keep them).
  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -113,8 +112,7 @@ backend_open_null (struct backend *be, uint64_t size)
                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
   if (p == MAP_FAILED) {
-    fprintf (stderr, "%s: null: mapping zeroes: %s\n", PROGRAM,
-             strerror (errno));
+    sb_error ("null: mapping zeroes: %s", strerror (errno));
     return -1;
   }
   zeroes = p;
@@ -128,8 +126,7 @@ backend_open_pattern (struct backend *be, uint64_t size)
 {
   /* Build the table now so that a failure shows at start-up. */
   if (sb_pattern_at (0, 0) == NULL) {
-    fprintf (stderr, "%s: pattern: building the table: %s\n", PROGRAM,
-             strerror (errno));
+    sb_error ("pattern: building the table: %s", strerror (errno));
     return -1;
   }
   be->ops = &pattern_ops;

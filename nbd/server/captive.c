@@ -23,11 +23,11 @@ exec_command (const char *cmd, const struct listener *l)
   if (setenv ("uri", l->uri, 1) == -1
       || (l->unix_path && setenv ("unixsocket", l->unix_path, 1) == -1)
       || (l->port[0] && setenv ("port", l->port, 1) == -1)) {
-    message ("setenv: %s", strerror (errno));
+    sb_error ("setenv: %s", strerror (errno));
     _exit (126);
   }
   execl ("/bin/sh", "sh", "-c", cmd, (char *) NULL);
-  message ("/bin/sh: %s", strerror (errno));
+  sb_error ("/bin/sh: %s", strerror (errno));
   _exit (127);
 }
 
@@ -39,7 +39,7 @@ captive_start (const char *cmd, const struct listener *l)
   fflush (NULL);
   pid = fork ();
   if (pid == -1)
-    message ("fork: %s", strerror (errno));
+    sb_error ("fork: %s", strerror (errno));
   if (pid == 0)
     exec_command (cmd, l);
   return pid;

@@ -2,7 +2,6 @@
 /* Command-line parsing for sbnbd-server. */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,18 +47,6 @@ usage (FILE *f)
            PROGRAM, DEFAULT_MAX_CONNECTIONS);
 }
 
-static void __attribute__((noreturn, format (printf, 1, 2)))
-usage_error (const char *fmt, ...)
-{
-  va_list ap;
-
-  va_start (ap, fmt);
-  message_v (fmt, ap);
-  va_end (ap);
-  fprintf (stderr, "Try '%s --help' for more information.\n", PROGRAM);
-  exit (2);
-}
-
 static unsigned long
 count_arg (const char *option, const char *arg, int base, unsigned long min,
            unsigned long max)
@@ -68,8 +55,8 @@ count_arg (const char *option, const char *arg, int base, unsigned long min,
   unsigned long n;
 
   if (sb_arg_count (arg, base, min, max, &n, why, sizeof why) == -1)
-    usage_error ("%s %s: %s", option, sb_escape_str (shown, sizeof shown, arg),
-                 why);
+    sb_usage_error ("%s %s: %s", option,
+                    sb_escape_str (shown, sizeof shown, arg), why);
   return n;
 }
 
@@ -111,7 +98,7 @@ apply_option (struct config *cfg, int opt, const char *arg, char **argv)
   case 'b': cfg->bind_addr = arg; break;
   case 'e':
     if (strlen (arg) > NBD_MAX_STRING)
-      usage_error ("-e: export name longer than %d bytes", NBD_MAX_STRING);
+      sb_usage_error ("-e: export name longer than %d bytes", NBD_MAX_STRING);
     cfg->export_name = arg;
     break;
   case 'r': cfg->read_only = true; break;
@@ -132,7 +119,7 @@ apply_option (struct config *cfg, int opt, const char *arg, char **argv)
   case 'V': printf ("%s %s\n", PROGRAM, SOCKBOOST_VERSION); exit (0);
   default:
     sb_arg_getopt_complaint (opt, argv, SHORT_OPTIONS, why, sizeof why);
-    usage_error ("%s", why);
+    sb_usage_error ("%s", why);
   }
 }
 
@@ -140,16 +127,16 @@ static void
 check_config (struct config *cfg)
 {
   if (cfg->unix_path != NULL && cfg->port != NULL)
-    usage_error ("-U and -p cannot be used together");
+    sb_usage_error ("-U and -p cannot be used together");
   if (cfg->unix_path == NULL && cfg->port == NULL) {
     if (cfg->run == NULL)
-      usage_error ("one of -U SOCKET or -p PORT is required");
+      sb_usage_error ("one of -U SOCKET or -p PORT is required");
     cfg->unix_path = "-";
   }
   if (cfg->bind_addr != NULL && cfg->port == NULL)
-    usage_error ("-b needs -p");
+    sb_usage_error ("-b needs -p");
   if (cfg->unix_path != NULL && cfg->unix_path[0] == '\0')
-    usage_error ("-U: empty socket path");
+    sb_usage_error ("-U: empty socket path");
 }
 
 /* Nobody could learn a private socket's path or a kernel-chosen port
@@ -178,11 +165,11 @@ config_parse (struct config *cfg, int argc, char **argv)
                              NULL)) != -1)
     apply_option (cfg, opt, optarg, argv);
   if (optind == argc)
-    usage_error ("no BACKEND given");
+    sb_usage_error ("no BACKEND given");
   if (optind != argc - 1)
-    usage_error ("expected one BACKEND, got %d arguments", argc - optind);
+    sb_usage_error ("expected one BACKEND, got %d arguments", argc - optind);
   check_config (cfg);
   if (backend_spec_parse (argv[optind], &cfg->backend, why, sizeof why) == -1)
-    usage_error ("%s", why);
+    sb_usage_error ("%s", why);
   decide_uri_logging (cfg);
 }

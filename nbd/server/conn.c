@@ -27,7 +27,7 @@ conn_log (const struct conn *c, const char *fmt, ...)
   vsnprintf (line, sizeof line, fmt, ap);
   va_end (ap);
   /* One call per line so that threads do not interleave. */
-  fprintf (stderr, "%s: connection %u: %s\n", PROGRAM, c->id, line);
+  sb_error ("connection %u: %s", c->id, line);
 }
 
 void

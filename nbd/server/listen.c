@@ -61,7 +61,7 @@ uri_check (const struct listener *l)
 {
   if (l->uri != NULL)
     return 0;
-  message ("making the URI: %s", strerror (ENOMEM));
+  sb_error ("making the URI: %s", strerror (ENOMEM));
   return -1;
 }
 
@@ -74,8 +74,8 @@ private_socket_path (struct listener *l)
   if (asprintf (&dir, "%s/sbnbd-XXXXXX", tmp && *tmp ? tmp : "/tmp") == -1)
     return -1;
   if (mkdtemp (dir) == NULL) {
-    message ("mkdtemp %s: %s", sb_escape_str (shown, sizeof shown, dir),
-             strerror (errno));
+    sb_error ("mkdtemp %s: %s", sb_escape_str (shown, sizeof shown, dir),
+              strerror (errno));
     free (dir);
     return -1;
   }
@@ -101,7 +101,7 @@ bind_unix (int fd, const char *path, mode_t mode)
 
   sb_escape_str (shown, sizeof shown, path);
   if (strlen (path) >= sizeof sun.sun_path) {
-    message ("%s: socket path too long", shown);
+    sb_error ("%s: socket path too long", shown);
     return -1;
   }
   strcpy (sun.sun_path, path);
@@ -109,7 +109,7 @@ bind_unix (int fd, const char *path, mode_t mode)
   r = bind (fd, (struct sockaddr *) &sun, sizeof sun);
   umask (old);
   if (r == -1 || (mode != 0600 && chmod (path, mode) == -1)) {
-    message ("%s: %s", shown, strerror (errno));
+    sb_error ("%s: %s", shown, strerror (errno));
     return -1;
   }
   return 0;
@@ -126,7 +126,7 @@ listen_unix (struct listener *l, const struct config *cfg)
   }
   l->fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (l->fd == -1)
-    message ("socket: %s", strerror (errno));
+    sb_error ("socket: %s", strerror (errno));
   if (l->fd == -1 || bind_unix (l->fd, l->unix_path, cfg->socket_mode) == -1) {
     /* Not ours to unlink: bind failed, perhaps because it exists. */
     free (l->unix_path);
@@ -167,7 +167,7 @@ tcp_uri (struct listener *l, const struct config *cfg)
       || getnameinfo ((struct sockaddr *) &ss, len, host, sizeof host,
                       l->port, sizeof l->port,
                       NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
-    message ("reading the bound address failed");
+    sb_error ("reading the bound address failed");
     return -1;
   }
   snprintf (hostport, sizeof hostport,
@@ -189,7 +189,7 @@ listen_tcp (struct listener *l, const struct config *cfg)
   /* The port was checked to be digits; the address may hold anything. */
   sb_escape_str (shown, sizeof shown, addr);
   if (err != 0) {
-    message ("%s: %s", shown, gai_strerror (err));
+    sb_error ("%s: %s", shown, gai_strerror (err));
     return -1;
   }
   for (ai = res; ai != NULL; ai = ai->ai_next)
@@ -198,7 +198,7 @@ listen_tcp (struct listener *l, const struct config *cfg)
   err = errno;
   freeaddrinfo (res);
   if (l->fd == -1) {
-    message ("binding %s port %s: %s", shown, cfg->port, strerror (err));
+    sb_error ("binding %s port %s: %s", shown, cfg->port, strerror (err));
     return -1;
   }
   return tcp_uri (l, cfg);
@@ -212,7 +212,7 @@ listener_open (struct listener *l, const struct config *cfg)
   *l = (struct listener) { .fd = -1 };
   r = cfg->port ? listen_tcp (l, cfg) : listen_unix (l, cfg);
   if (r == 0 && listen (l->fd, SOMAXCONN) == -1) {
-    message ("listen: %s", strerror (errno));
+    sb_error ("listen: %s", strerror (errno));
     r = -1;
   }
   return r;

@@ -36,8 +36,8 @@ announce (const struct listener *l, const struct config *cfg)
 
   /* The URI is percent-encoded already. */
   if (cfg->log_uri)
-    message ("serving %s on %s",
-             sb_escape_str (shown, sizeof shown, cfg->backend.text), l->uri);
+    sb_error ("serving %s on %s",
+              sb_escape_str (shown, sizeof shown, cfg->backend.text), l->uri);
   if (cfg->print_uri) {
     printf ("%s\n", l->uri);
     fflush (stdout);

@@ -15,8 +15,8 @@ pidfile_complaint (const char *path, const char *what, int err)
 {
   char shown[ESCAPED_VALUE_SIZE];
 
-  message ("pidfile %s: %s: %s", sb_escape_str (shown, sizeof shown, path),
-           what, strerror (err));
+  sb_error ("pidfile %s: %s: %s", sb_escape_str (shown, sizeof shown, path),
+            what, strerror (err));
 }
 
 /* Fill FD (a new, empty file of ours) with the pid, readable as a file

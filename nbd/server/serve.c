@@ -10,7 +10,6 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
@@ -57,7 +56,7 @@ start_thread (struct conn *c)
   err = pthread_create (&t, &attr, conn_thread, c);
   pthread_attr_destroy (&attr);
   if (err != 0) {
-    message ("pthread_create: %s", strerror (err));
+    sb_error ("pthread_create: %s", strerror (err));
     close (c->fd);
     free (c);
     atomic_fetch_sub (&active, 1);
@@ -81,7 +80,7 @@ accept_one (int lfd, struct export *ex, unsigned max)
   next_id++;
   if (atomic_load (&active) >= max) {
     if (ex->verbose)
-      message ("connection %u refused: %u connections open", next_id, max);
+      sb_error ("connection %u refused: %u connections open", next_id, max);
     close (fd);
     return;
   }
@@ -140,7 +139,7 @@ stop_requested (struct serving *s, int sig)
 {
   if (s->child == 0) {
     if (s->verbose)
-      message ("%s, exiting", strsignal (sig));
+      sb_error ("%s, exiting", strsignal (sig));
     return 0;
   }
   if (s->stop_signal != 0)
@@ -149,8 +148,8 @@ stop_requested (struct serving *s, int sig)
   s->stop_by = sb_monotonic_ns ()
     + (uint64_t) CAPTIVE_GRACE_SECONDS * 1000000000u;
   if (s->verbose)
-    message ("%s: serving the command for at most %d s more",
-             strsignal (sig), CAPTIVE_GRACE_SECONDS);
+    sb_error ("%s: serving the command for at most %d s more",
+              strsignal (sig), CAPTIVE_GRACE_SECONDS);
   return -1;
 }
 
@@ -202,7 +201,7 @@ serve_forever (const struct listener *l, struct export *ex,
   int sfd = block_signals (), status = -1;
 
   if (sfd == -1) {
-    message ("signalfd: %s", strerror (errno));
+    sb_error ("signalfd: %s", strerror (errno));
     return 1;
   }
   if (cfg->run != NULL && (s.child = captive_start (cfg->run, l)) == -1)
@@ -212,7 +211,7 @@ serve_forever (const struct listener *l, struct export *ex,
   while (status == -1) {
     int n = poll (fds, 2, poll_timeout (&s));
     if (n == -1 && errno != EINTR) {
-      message ("poll: %s", strerror (errno));
+      sb_error ("poll: %s", strerror (errno));
       return 1;
     }
     /* Checked first: clients arriving all the time must not keep the

@@ -12,6 +12,7 @@
 
 #include "escape.h"
 #include "page-map.h"
+#include "report.h"
 
 #define PROGRAM "sbnbd-server"
 
@@ -116,21 +117,13 @@ extern int backend_open_memory (struct backend *be, uint64_t size);
 extern int backend_open_null (struct backend *be, uint64_t size);
 extern int backend_open_pattern (struct backend *be, uint64_t size);
 
-/* ---- messages on stderr (message.c) ---- */
+/* ---- messages on stderr: sb_error (common/report.h) ---- */
 
 /* Room for one value from the command line, the environment or the
  * network, escaped (sb_escape) for a message: cut beyond that, it still
- * says which value it was, and a line stays well inside LINE_MAX_BYTES.
+ * says which value it was, and a line stays well inside SB_MESSAGE_MAX.
  */
 #define ESCAPED_VALUE_SIZE 400
-
-/* Print "sbnbd-server: MESSAGE" as one line, in one write.  Values that
- * did not come from this program go in escaped with sb_escape.
- */
-extern void message (const char *fmt, ...)
-  __attribute__((format (printf, 1, 2)));
-extern void message_v (const char *fmt, va_list ap)
-  __attribute__((format (printf, 1, 0)));
 
 /* ---- configuration (cmdline.c) ---- */
 

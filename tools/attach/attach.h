@@ -5,13 +5,13 @@
 #ifndef SOCKBOOST_ATTACH_H
 #define SOCKBOOST_ATTACH_H
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 #include "config.h"
 #include "escape.h"
+#include "report.h"
 
 #define ATTACH_PROGRAM "sockboost attach"
 
@@ -49,13 +49,10 @@ enum outcome {
   TARGET_FAILED,                /* cannot go on with it (said) */
 };
 
-/* report.c: "sockboost attach: ..." on stderr; one line about a socket
- * of T on stdout, prefixed as the library's log is.
+/* report.c: one line about a socket of T on stdout, prefixed as the
+ * library's log is.  Errors go to stderr through sb_error
+ * (common/report.h) as "sockboost attach: ...".
  */
-extern void attach_error (const char *fmt, ...)
-  __attribute__ ((format (printf, 1, 2)));
-extern void attach_verror (const char *fmt, va_list ap)
-  __attribute__ ((format (printf, 1, 0)));
 extern void attach_report (const struct target *t, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 

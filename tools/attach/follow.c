@@ -111,7 +111,7 @@ attach_follow (struct target *t, size_t n, const struct attach_options *o)
   struct pollfd *p = o->watch ? calloc (n + 1, sizeof *p) : NULL;
 
   if (o->watch && (sigfd == -1 || p == NULL)) {
-    attach_error ("cannot watch: %s", strerror (errno));
+    sb_error ("cannot watch: %s", strerror (errno));
     failed = true;
   }
   else

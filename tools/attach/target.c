@@ -32,8 +32,8 @@ pidfd_getfd (int pidfd, int fd)
 static void
 kernel_lacks (const char *call)
 {
-  attach_error ("%s: not supported by this kernel (attach needs Linux 5.6 "
-                "or later)", call);
+  sb_error ("%s: not supported by this kernel (attach needs Linux 5.6 "
+            "or later)", call);
 }
 
 static int
@@ -60,17 +60,17 @@ explain_permission (const struct target *t)
 
   snprintf (dir, sizeof dir, "/proc/%d", (int) t->pid);
   if (stat (dir, &st) == 0 && st.st_uid != geteuid ())
-    attach_error ("%d: permission denied: it belongs to uid %u; run as that "
-                  "user or with CAP_SYS_PTRACE (e.g. as root)", (int) t->pid,
-                  (unsigned) st.st_uid);
+    sb_error ("%d: permission denied: it belongs to uid %u; run as that "
+              "user or with CAP_SYS_PTRACE (e.g. as root)", (int) t->pid,
+              (unsigned) st.st_uid);
   else if (scope > 0)
-    attach_error ("%d: permission denied: kernel.yama.ptrace_scope is %d, "
-                  "so this needs CAP_SYS_PTRACE (e.g. root)", (int) t->pid,
-                  scope);
+    sb_error ("%d: permission denied: kernel.yama.ptrace_scope is %d, "
+              "so this needs CAP_SYS_PTRACE (e.g. root)", (int) t->pid,
+              scope);
   else
-    attach_error ("%d: permission denied: it is not dumpable or has "
-                  "privileges this user lacks; this needs CAP_SYS_PTRACE "
-                  "(e.g. root)", (int) t->pid);
+    sb_error ("%d: permission denied: it is not dumpable or has "
+              "privileges this user lacks; this needs CAP_SYS_PTRACE "
+              "(e.g. root)", (int) t->pid);
 }
 
 /* Why pidfd_getfd of T's FD failed, said when it matters. */
@@ -83,8 +83,8 @@ getfd_failure (const struct target *t, int fd)
   case EPERM: explain_permission (t); return TARGET_FAILED;
   case ENOSYS: kernel_lacks ("pidfd_getfd"); return TARGET_FAILED;
   }
-  attach_error ("%d: fd %d: pidfd_getfd: %s", (int) t->pid, fd,
-                strerror (errno));
+  sb_error ("%d: fd %d: pidfd_getfd: %s", (int) t->pid, fd,
+            strerror (errno));
   return TARGET_FAILED;
 }
 
@@ -102,7 +102,7 @@ open_fd_dir (const struct target *t)
   if (d == NULL && errno == EACCES)
     explain_permission (t);
   else if (d == NULL && errno != ENOENT)
-    attach_error ("%s: %s", path, strerror (errno));
+    sb_error ("%s: %s", path, strerror (errno));
   errno = saved;
   return d;
 }
@@ -140,7 +140,7 @@ first_fd (const struct target *t)
 
   if (d == NULL) {
     if (errno == ENOENT)
-      attach_error ("%d: no such process", (int) t->pid);
+      sb_error ("%d: no such process", (int) t->pid);
     return -2;
   }
   while ((e = readdir (d)) != NULL && e->d_name[0] == '.')
@@ -158,14 +158,14 @@ open_pidfd (struct target *t)
   if (t->pidfd >= 0)
     return 0;
   if (errno == ESRCH)
-    attach_error ("%d: no such process", (int) t->pid);
+    sb_error ("%d: no such process", (int) t->pid);
   else if (errno == ENOSYS)
     kernel_lacks ("pidfd_open");
   else if (errno == EINVAL)
-    attach_error ("%d: not a process id (a thread of another process?)",
-                  (int) t->pid);
+    sb_error ("%d: not a process id (a thread of another process?)",
+              (int) t->pid);
   else
-    attach_error ("%d: pidfd_open: %s", (int) t->pid, strerror (errno));
+    sb_error ("%d: pidfd_open: %s", (int) t->pid, strerror (errno));
   return -1;
 }
 
@@ -303,7 +303,7 @@ scan_entry (struct target *t, int dirfd, const char *entry)
   else
     r = visit_socket (t, (int) fd, &ino);
   if (r == SOCKET_DONE && add (&t->seen, ino) == -1) {
-    attach_error ("%d: out of memory", (int) t->pid);
+    sb_error ("%d: out of memory", (int) t->pid);
     return TARGET_FAILED;
   }
   return r;

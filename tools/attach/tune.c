@@ -32,13 +32,13 @@ where (struct sock *s)
 }
 
 static int
-set_int (int fd, int level, int name, int value)
+setsockopt_int (int fd, int level, int name, int value)
 {
   return setsockopt (fd, level, name, &value, sizeof value);
 }
 
 static int
-dry_set_int (int fd, int level, int name, int value)
+pretend_setsockopt (int fd, int level, int name, int value)
 {
   (void) fd, (void) level, (void) name, (void) value;
   return 0;
@@ -46,13 +46,13 @@ dry_set_int (int fd, int level, int name, int value)
 
 /* A dry run forces only as far as a real one could. */
 static int
-dry_set_int_no_force (int fd, int level, int name, int value)
+pretend_setsockopt_unforced (int fd, int level, int name, int value)
 {
   if (name == SO_SNDBUFFORCE) {
     errno = EPERM;
     return -1;
   }
-  return dry_set_int (fd, level, name, value);
+  return pretend_setsockopt (fd, level, name, value);
 }
 
 /* SO_SNDBUFFORCE is allowed exactly when it works on a socket of ours
@@ -62,7 +62,8 @@ bool
 tune_may_force (void)
 {
   int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  bool ok = fd >= 0 && set_int (fd, SOL_SOCKET, SO_SNDBUFFORCE, 4096) == 0;
+  bool ok = fd >= 0
+    && setsockopt_int (fd, SOL_SOCKET, SO_SNDBUFFORCE, 4096) == 0;
 
   if (fd >= 0)
     close (fd);
@@ -73,8 +74,8 @@ static sb_set_int_fn *
 setter (const struct attach_options *o)
 {
   if (!o->dry_run)
-    return set_int;
-  return o->may_force ? dry_set_int : dry_set_int_no_force;
+    return setsockopt_int;
+  return o->may_force ? pretend_setsockopt : pretend_setsockopt_unforced;
 }
 
 /* What the kernel makes of OPTION = C->sndbuf: it doubles the request,
@@ -91,19 +92,18 @@ predicted_sndbuf (int option, const struct sb_config *c)
 }
 
 static void
-warn_clipped_once (const struct sb_config *c)
+warn_wmem_max_clips_once (const struct sb_config *c)
 {
   static bool warned;
 
   if (warned)
     return;
   warned = true;
-  fprintf (stderr, "%s: warning: net.core.wmem_max is %ld, below the %llu "
-           "requested: run 'sysctl -w net.core.wmem_max=%llu' or %s\n",
-           ATTACH_PROGRAM, c->wmem_max, (unsigned long long) c->sndbuf,
-           (unsigned long long) c->sndbuf,
-           c->force == SB_FORCE_OFF ? "let attach force it (SOCKBOOST_FORCE="
-           "auto, with CAP_NET_ADMIN)" : "attach with CAP_NET_ADMIN");
+  sb_error ("warning: net.core.wmem_max is %ld, below the %llu requested: "
+            "run 'sysctl -w net.core.wmem_max=%llu' or %s", c->wmem_max,
+            (unsigned long long) c->sndbuf, (unsigned long long) c->sndbuf,
+            c->force == SB_FORCE_OFF ? "let attach force it (SOCKBOOST_FORCE="
+            "auto, with CAP_NET_ADMIN)" : "attach with CAP_NET_ADMIN");
 }
 
 static const char *
@@ -113,7 +113,7 @@ dry_mark (const struct target *t)
 }
 
 static void
-tune_sndbuf (struct target *t, struct sock *s)
+raise_unix_sndbuf (struct target *t, struct sock *s)
 {
   const struct sb_config *c = &t->o->config;
   int before, after, option;
@@ -123,7 +123,7 @@ tune_sndbuf (struct target *t, struct sock *s)
     return;
   option = sb_sndbuf_raise (s->dup, before, c, setter (t->o), &clipped);
   if (clipped)
-    warn_clipped_once (c);
+    warn_wmem_max_clips_once (c);
   if (option == -1) {
     if (t->o->verbose)
       attach_report (t, "fd %d unix %s %s: sndbuf %d left alone", s->fd,
@@ -140,7 +140,7 @@ tune_sndbuf (struct target *t, struct sock *s)
 }
 
 static void
-tune_nodelay (struct target *t, struct sock *s)
+set_tcp_nodelay (struct target *t, struct sock *s)
 {
   int before, after = 1;
 
@@ -156,8 +156,8 @@ tune_nodelay (struct target *t, struct sock *s)
   if (setter (t->o) (s->dup, IPPROTO_TCP, TCP_NODELAY, 1) == -1
       || (!t->o->dry_run
           && sb_get_int (s->dup, IPPROTO_TCP, TCP_NODELAY, &after) == -1)) {
-    fprintf (stderr, "%s: warning: %d: fd %d: TCP_NODELAY: %s\n",
-             ATTACH_PROGRAM, (int) t->pid, s->fd, strerror (errno));
+    sb_error ("warning: %d: fd %d: TCP_NODELAY: %s", (int) t->pid, s->fd,
+              strerror (errno));
     return;
   }
   attach_report (t, "fd %d tcp %s nodelay %d -> %d%s", s->fd, s->state,
@@ -232,9 +232,9 @@ tune_socket (struct target *t, int fd, int dup)
     return SOCKET_PENDING;
   }
   if (s.kind == SB_FD_TCP)
-    tune_nodelay (t, &s);
+    set_tcp_nodelay (t, &s);
   else if (strcmp (s.state, "connected") == 0)
-    tune_sndbuf (t, &s);
+    raise_unix_sndbuf (t, &s);
   else if (t->o->verbose)
     attach_report (t, "fd %d unix listening %s: left alone (accepted "
                    "sockets do not inherit its send buffer: --watch tunes "
