@@ -177,6 +177,13 @@ read_wmem_max (void)
   return value;
 }
 
+long
+sb_config_wmem_max (void)
+{
+  sb_real_bind ();
+  return read_wmem_max ();
+}
+
 static const char *
 lookup_env (const char *name)
 {
@@ -212,7 +219,7 @@ load_config (void)
   for (int i = 0; i < n; i++)
     sb_log (SB_LOG_WARN, "%s",
             sb_config_warning_text (&w[i], text, sizeof text));
-  config.wmem_max = read_wmem_max ();
+  config.wmem_max = sb_config_wmem_max ();
   sb_log (SB_LOG_INFO, "%s", sb_config_describe (&config, text, sizeof text));
   atomic_store_explicit (&config_loaded, true, memory_order_release);
   errno = saved;

@@ -64,6 +64,9 @@ extern const char *sb_config_warning_text (const struct sb_config_warning *w,
 extern const char *sb_config_describe (const struct sb_config *c, char *buf,
                                        size_t size);
 
+/* net.core.wmem_max as the library reads it at load, -1 if unreadable. */
+extern long sb_config_wmem_max (void);
+
 /* The process's settings, read on first use (thread-safe, no malloc). */
 extern const struct sb_config *sb_config (void);
 

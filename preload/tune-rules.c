@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The tuning rules: pure apart from the setter the caller passes. */
 #include <netinet/in.h>
+#include <stdio.h>
 #include <sys/socket.h>
 
 #include "fdtable.h"
@@ -55,4 +56,15 @@ sb_sndbuf_raise (int fd, int before, const struct sb_config *c,
       return -1;
   }
   return set (fd, SOL_SOCKET, SO_SNDBUF, (int) want) == 0 ? SO_SNDBUF : -1;
+}
+
+const char *
+sb_sndbuf_clip_warning_text (const struct sb_config *c, char *buf,
+                             size_t size)
+{
+  snprintf (buf, size, "net.core.wmem_max is %ld, below the %llu requested: "
+            "run 'sysctl -w net.core.wmem_max=%llu' or give the process "
+            "CAP_NET_ADMIN", c->wmem_max, (unsigned long long) c->sndbuf,
+            (unsigned long long) c->sndbuf);
+  return buf;
 }

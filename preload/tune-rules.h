@@ -7,6 +7,7 @@
 #define SOCKBOOST_TUNE_RULES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "config.h"
@@ -40,5 +41,11 @@ extern long long sb_sndbuf_request (const struct sb_config *c);
  */
 extern int sb_sndbuf_raise (int fd, int before, const struct sb_config *c,
                             sb_set_int_fn *set, bool *clipped);
+
+/* The warning the library prints once when net.core.wmem_max clips the
+ * request of C, with the fix.  Pure; returns BUF.
+ */
+extern const char *sb_sndbuf_clip_warning_text (const struct sb_config *c,
+                                                char *buf, size_t size);
 
 #endif /* SOCKBOOST_TUNE_RULES_H */

@@ -48,15 +48,15 @@ sb_tune_known (int fd)
 }
 
 static void
-warn_clipped_once (long wmem_max, uint64_t want)
+warn_clipped_once (const struct sb_config *c)
 {
   static atomic_flag warned = ATOMIC_FLAG_INIT;
+  char text[256];
+
   if (atomic_flag_test_and_set (&warned))
     return;
-  sb_log (SB_LOG_WARN, "net.core.wmem_max is %ld, below the %llu requested: "
-          "run 'sysctl -w net.core.wmem_max=%llu' or give the process "
-          "CAP_NET_ADMIN", wmem_max, (unsigned long long) want,
-          (unsigned long long) want);
+  sb_log (SB_LOG_WARN, "%s",
+          sb_sndbuf_clip_warning_text (c, text, sizeof text));
 }
 
 enum set_result { SET_DONE, SET_ALREADY, SET_AT_CLIP, SET_FAILED };
@@ -71,7 +71,7 @@ set_sndbuf (int fd, int before, const struct sb_config *c)
   int set = sb_sndbuf_raise (fd, before, c, set_int, &clipped);
 
   if (clipped)
-    warn_clipped_once (c->wmem_max, c->sndbuf);
+    warn_clipped_once (c);
   if (set != -1)
     return SET_DONE;
   if (before >= 2 * sb_sndbuf_request (c))
