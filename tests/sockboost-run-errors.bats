@@ -33,12 +33,24 @@ load helpers
   assert_output --partial "needs a value"
 }
 
-@test "bad sizes are usage errors that name the size and the accepted forms" {
+@test "an option followed by '--' or an empty value is missing its value, not a bad one" {
+  local option
+  for option in --sndbuf --scope --log-file; do
+    run "$SOCKBOOST" run "$option" -- true
+    assert_failure 2
+    assert_output --partial "run: option '$option' needs a value"
+    run "$SOCKBOOST" run "$option" '' true
+    assert_failure 2
+    assert_output --partial "run: option '$option' needs a value"
+  done
+}
+
+@test "bad sizes are usage errors that name the size and, in the library's words, the accepted forms" {
   local bad
-  for bad in abc -5 2Q 1.5M '' 99999999999999 2G 1073741825 1025M 1T '4M ' K OFF; do
+  for bad in abc -5 2Q 1.5M 99999999999999 2G 1073741825 1025M 1T '4M ' K OFF; do
     run "$SOCKBOOST" run --sndbuf "$bad" -- true
     assert_failure 2
-    assert_output --partial "invalid --sndbuf size '$bad': bytes, or a number with a K, M or G suffix (powers of 1024), at most 1G; 0 or off disables"
+    assert_output --partial "invalid --sndbuf '$bad': expected a size such as 2M or 4194304 (K, M or G; at most 1G), or 0/off"
   done
 }
 

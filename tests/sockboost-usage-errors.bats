@@ -26,7 +26,8 @@ assert_usage_error () {
   assert_usage_error "run: no command given" "run --help" run
   assert_usage_error "run: unknown option '--frobnicate'" "run --help" run --frobnicate -- true
   assert_usage_error "run: option '--scope' needs a value" "run --help" run --scope
-  assert_usage_error "run: invalid --scope 'some' (all or nbd)" "run --help" run --scope some true
+  assert_usage_error "run: option '--sndbuf' needs a value" "run --help" run --sndbuf -- true
+  assert_usage_error "run: invalid --scope 'some': expected all or nbd" "run --help" run --scope some true
 }
 
 @test "doctor's usage errors point at sockboost doctor --help" {
