@@ -47,12 +47,12 @@ def measure(size=SIZE, repeat=ROUNDS, total=TOTAL):
             total, sndbuf=None if mode == "default" else size))
     plain = [j["throughput"] for j in runs["default"]]
     big = [j["throughput"] for j in runs[size]]
-    text, won = rounds.verdict(big, plain, True)
+    v = rounds.verdict(big, plain, True)
     pm, bm = rounds.median(plain), rounds.median(big)
     return {"ratio": round(bm / pm, 2), "tb": runs[size][-1]["sndbuf"],
             "default_bytes_per_second": round(pm),
             "boosted_bytes_per_second": round(bm), "rounds": repeat,
-            "faster_rounds": won, "verdict": text}
+            "faster_rounds": v.won, "verdict": v.text}
 
 
 def report_lines(c):

@@ -31,12 +31,14 @@ else:
 LIBRARY = os.path.join(LIBDIR, "libsockboost.so")
 PLOT_SCRIPT = os.path.join(DATADIR, "bench-throughput.gp")
 
-# Built with this source tree: the directory each is in.
+# Built with this source tree (or, for the sockboost script, part of it):
+# the directory each is in.
 BUILT = {
     "sbnbd-server": PROGDIR,
     "sbnbd-client": PROGDIR,
     "sb-socketpair-bench": HELPERDIR,
     "sb-overhead-bench": HELPERDIR,
+    "sockboost": PROGDIR if INSTALLED else os.path.join(ROOT, "tools"),
 }
 
 # Installed on the machine, found on PATH; mkfs.ext4 lives in /usr/sbin,
@@ -108,8 +110,9 @@ def need(*names):
     if built and INSTALLED:
         raise Skip("%s is missing" % built[0])
     if built:
+        inside = built[0].startswith(ROOT + os.sep)
         raise Skip("%s is not built (run make)"
-                   % os.path.relpath(built[0], ROOT))
+                   % (os.path.relpath(built[0], ROOT) if inside else built[0]))
     if missing:
         raise Skip("%s %s not installed" % (
             ", ".join(missing), "is" if len(missing) == 1 else "are"))

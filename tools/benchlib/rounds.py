@@ -7,6 +7,7 @@ and the unix ceiling doctor reports all measure modes in turns (A B A B
 judge them on medians and on rounds side by side.
 """
 
+import collections
 import statistics
 
 # Fewer rounds than this cannot tell a difference from noise.
@@ -52,21 +53,25 @@ def paired_speedups(values, bases, higher_is_better):
     return [p for p in pairs if p is not None]
 
 
+# TEXT in words; WON: the rounds VALUES won; CLEAR: whether TEXT says
+# faster or slower in every round, of enough rounds.
+Verdict = collections.namedtuple("Verdict", "text won clear")
+
+
 def verdict(values, bases, higher_is_better):
     """What the rounds of VALUES, each taken beside the same round of
     BASES, allow one to conclude about VALUES: only a difference that
-    holds in every round counts.  Returns (text, rounds won)."""
+    holds in every round counts.  Returns a Verdict."""
     pairs = list(zip(values, bases))
     won = sum(1 for v, b in pairs if (v > b if higher_is_better else v < b))
     lost = sum(1 for v, b in pairs if v != b) - won
     n = len(pairs)
     if n < MIN_ROUNDS:
-        text = "too few rounds to judge (%d; %d or more tell a " \
-            "difference from noise)" % (n, MIN_ROUNDS)
-    elif won == n:
-        text = "faster in every round"
-    elif lost == n:
-        text = "slower in every round"
-    else:
-        text = "no clear difference: faster in %d of %d rounds" % (won, n)
-    return text, won
+        return Verdict("too few rounds to judge (%d; %d or more tell a "
+                       "difference from noise)" % (n, MIN_ROUNDS), won, False)
+    if won == n:
+        return Verdict("faster in every round", won, True)
+    if lost == n:
+        return Verdict("slower in every round", won, True)
+    return Verdict("no clear difference: faster in %d of %d rounds"
+                   % (won, n), won, False)
