@@ -28,7 +28,7 @@ skip_if_valgrind_lacks_pidfd () {
   [ -n "${SB_VALGRIND:-}" ] || return 0
   if valgrind --log-file=/dev/null "$SB_ATTACH_HELPER" --dry-run $$ 2>&1 |
       grep -q 'not supported by this kernel'; then
-    skip "$(valgrind --version) does not implement pidfd_open/pidfd_getfd (the plain and ASan passes run this test)"
+    sb_skip "$(valgrind --version) does not implement pidfd_open/pidfd_getfd (the plain and ASan passes run this test)"
   fi
 }
 
