@@ -1,37 +1,29 @@
 #!/usr/bin/env bats
-# --max-connections N: the N+1th client is closed at once, before the
-# greeting; the others are unaffected and a freed slot serves again.
+# --max-connections N: with N clients past their handshakes, the N+1th
+# is closed at once, before the greeting; the others are unaffected and
+# a freed slot serves again.  (Clients still in their handshake make room
+# instead: nbd-server-idle-handshakes.)
 # bats file_tags=sanitize
 
 load helpers
 
-# Open a connection, read the greeting, print "greeting", and hold it
-# open until FILE appears.
-hold_connection () {
-  python3 -c 'import os, socket, sys, time
-s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(10)
-assert s.recv(18)[:8] == b"NBDMAGIC"
-print("greeting", flush=True)
-while not os.path.exists(sys.argv[2]): time.sleep(0.02)' "$NBD_SOCK" "$1"
-}
-
 @test "--max-connections 2: a third client is refused, others keep working" {
   requires nbdinfo
   start_sbnbd_unix -v --max-connections 2 null:1M
-  local release=$BATS_TEST_TMPDIR/release
-  cleanup_push "touch $release"
-  hold_connection "$release" > "$BATS_TEST_TMPDIR/c1" 2>"$BATS_TEST_TMPDIR/e1" 3>&- &
-  local h1=$!
-  hold_connection "$release" > "$BATS_TEST_TMPDIR/c2" 3>&- &
-  local h2=$!
-  wait_for_file "$BATS_TEST_TMPDIR/c1" || { cat "$BATS_TEST_TMPDIR/e1" "$NBD_LOG"; false; }
-  wait_for_file "$BATS_TEST_TMPDIR/c2"
+  local ready=$BATS_TEST_TMPDIR/ready release=$BATS_TEST_TMPDIR/release
+  "$SB_TESTS_DIR/server-abuse.py" hold "$NBD_SOCK" 2 transmission "$ready" \
+    "$release" > "$BATS_TEST_TMPDIR/held" 3>&- &
+  local holder=$!
+  cleanup_push "touch '$release'; wait $holder"
+  wait_for_file "$ready"
   run timeout 10 nbdinfo --size "$NBD_URI"
   assert_failure
-  run grep -c "refused: 2 connections open" "$NBD_LOG"
+  run grep -c "refused: 2 connections open past their handshakes" "$NBD_LOG"
   assert_output 1
   touch "$release"
-  wait "$h1" "$h2"
+  wait "$holder"
+  # Neither held client was closed to make room.
+  assert_equal "$(cat "$BATS_TEST_TMPDIR/held")" "closed:"
   # The slots free up as the holders leave (bounded wait for the server
   # to notice).
   local deadline=$((SECONDS + 10))

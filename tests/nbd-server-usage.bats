@@ -32,6 +32,10 @@ bad () {
   bad "--socket-mode 1000: out of range (0 to 777)" -U "$s" --socket-mode 1000 null:1M
   bad "--max-connections 0: out of range (1 to 65536)" \
     -U "$s" --max-connections 0 null:1M
+  bad "--handshake-timeout 0: out of range (1 to 3600)" \
+    -U "$s" --handshake-timeout 0 null:1M
+  bad "--handshake-timeout 1.5: not a number" \
+    -U "$s" --handshake-timeout 1.5 null:1M
   bad "unknown or ambiguous option '--no-such-option'" \
     -U "$s" --no-such-option null:1M
   bad "unknown option '-x'" -U "$s" -x null:1M

@@ -11,6 +11,7 @@
 #include "server.h"
 
 #define DEFAULT_MAX_CONNECTIONS 128
+#define DEFAULT_HANDSHAKE_TIMEOUT 10
 /* ':' first: missing arguments are told apart from unknown options. */
 #define SHORT_OPTIONS ":U:p:b:e:rvhV"
 
@@ -30,7 +31,12 @@ usage (FILE *f)
 "  -e, --export-name NAME   export name (default \"\")\n"
 "  -r, --read-only          refuse writes, trims and zeroes\n"
 "      --socket-mode MODE   unix socket permissions, octal (default 0600)\n"
-"      --max-connections N  concurrent clients, extras refused (default %d)\n"
+"      --max-connections N  concurrent clients (default %d); when full, the\n"
+"                           oldest still in its handshake is closed for a\n"
+"                           new one, else the new one is refused\n"
+"      --handshake-timeout SECONDS\n"
+"                           close a client that has not finished its\n"
+"                           handshake in SECONDS (default %d)\n"
 "      --pidfile FILE       write the pid to FILE once listening\n"
 "      --run CMD            run CMD via /bin/sh with $uri set, then exit\n"
 "                           with its status (default transport: -U -)\n"
@@ -44,7 +50,7 @@ usage (FILE *f)
 "  -v, --verbose            log connections to stderr\n"
 "  -h, --help               show this help\n"
 "  -V, --version            show the version\n",
-           PROGRAM, DEFAULT_MAX_CONNECTIONS);
+           PROGRAM, DEFAULT_MAX_CONNECTIONS, DEFAULT_HANDSHAKE_TIMEOUT);
 }
 
 static unsigned long
@@ -62,7 +68,7 @@ count_arg (const char *option, const char *arg, int base, unsigned long min,
 
 enum {
   OPT_SOCKET_MODE = 256, OPT_MAX_CONNECTIONS, OPT_PIDFILE, OPT_RUN,
-  OPT_PRINT_URI, OPT_SPLIT_REPLIES, OPT_NO_NODELAY,
+  OPT_PRINT_URI, OPT_SPLIT_REPLIES, OPT_NO_NODELAY, OPT_HANDSHAKE_TIMEOUT,
 };
 
 static const struct option long_options[] = {
@@ -76,6 +82,7 @@ static const struct option long_options[] = {
   { "version", no_argument, NULL, 'V' },
   { "socket-mode", required_argument, NULL, OPT_SOCKET_MODE },
   { "max-connections", required_argument, NULL, OPT_MAX_CONNECTIONS },
+  { "handshake-timeout", required_argument, NULL, OPT_HANDSHAKE_TIMEOUT },
   { "pidfile", required_argument, NULL, OPT_PIDFILE },
   { "run", required_argument, NULL, OPT_RUN },
   { "print-uri", no_argument, NULL, OPT_PRINT_URI },
@@ -109,6 +116,10 @@ apply_option (struct config *cfg, int opt, const char *arg, char **argv)
   case OPT_MAX_CONNECTIONS:
     cfg->max_connections = (unsigned) count_arg ("--max-connections", arg,
                                                  10, 1, 65536);
+    break;
+  case OPT_HANDSHAKE_TIMEOUT:
+    cfg->handshake_timeout = (unsigned) count_arg ("--handshake-timeout", arg,
+                                                   10, 1, 3600);
     break;
   case OPT_PIDFILE: cfg->pidfile = arg; break;
   case OPT_RUN: cfg->run = arg; break;
@@ -159,7 +170,8 @@ config_parse (struct config *cfg, int argc, char **argv)
   char why[SB_ARG_WHY_SIZE + ESCAPED_VALUE_SIZE];
 
   *cfg = (struct config) { .export_name = "", .socket_mode = 0600,
-                           .max_connections = DEFAULT_MAX_CONNECTIONS };
+                           .max_connections = DEFAULT_MAX_CONNECTIONS,
+                           .handshake_timeout = DEFAULT_HANDSHAKE_TIMEOUT };
   opterr = 0;
   while ((opt = getopt_long (argc, argv, SHORT_OPTIONS, long_options,
                              NULL)) != -1)

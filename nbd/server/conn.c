@@ -125,6 +125,7 @@ conn_serve (struct conn *c)
 
   conn_log (c, "connected");
   r = handshake (c);
+  admit_handshake_over (c);
   if (r == 1)
     transmit (c);
   close (c->fd);

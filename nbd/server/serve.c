@@ -9,7 +9,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
@@ -20,7 +19,6 @@
 #include "clock.h"
 #include "server.h"
 
-static atomic_uint active;
 static unsigned next_id;
 
 static void *
@@ -29,8 +27,8 @@ conn_thread (void *arg)
   struct conn *c = arg;
 
   conn_serve (c);
+  admit_leave (c);
   free (c);
-  atomic_fetch_sub (&active, 1);
   return NULL;
 }
 
@@ -50,21 +48,20 @@ start_thread (struct conn *c)
   pthread_t t;
   int err;
 
-  atomic_fetch_add (&active, 1);
   pthread_attr_init (&attr);
   pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
   err = pthread_create (&t, &attr, conn_thread, c);
   pthread_attr_destroy (&attr);
   if (err != 0) {
     sb_error ("pthread_create: %s", strerror (err));
+    admit_leave (c);
     close (c->fd);
     free (c);
-    atomic_fetch_sub (&active, 1);
   }
 }
 
 static void
-accept_one (int lfd, struct export *ex, unsigned max)
+accept_one (int lfd, struct export *ex, const struct config *cfg)
 {
   struct sockaddr_storage ss;
   socklen_t len = sizeof ss;
@@ -77,13 +74,6 @@ accept_one (int lfd, struct export *ex, unsigned max)
       usleep (10000);
     return;
   }
-  next_id++;
-  if (atomic_load (&active) >= max) {
-    if (ex->verbose)
-      sb_error ("connection %u refused: %u connections open", next_id, max);
-    close (fd);
-    return;
-  }
   if ((ss.ss_family == AF_INET || ss.ss_family == AF_INET6)
       && !ex->leave_nagle_on)
     set_nodelay (fd);
@@ -92,7 +82,15 @@ accept_one (int lfd, struct export *ex, unsigned max)
     close (fd);
     return;
   }
-  *c = (struct conn) { .fd = fd, .ex = ex, .id = next_id };
+  *c = (struct conn) { .fd = fd, .ex = ex, .id = ++next_id };
+  if (!admit (c, cfg->max_connections, cfg->handshake_timeout)) {
+    if (ex->verbose)
+      sb_error ("connection %u refused: %u connections open past their"
+               " handshakes", c->id, cfg->max_connections);
+    close (fd);
+    free (c);
+    return;
+  }
   start_thread (c);
 }
 
@@ -166,15 +164,20 @@ on_signal (int sfd, struct serving *s)
   return stop_requested (s, (int) si.ssi_signo);
 }
 
-/* Milliseconds poll may sleep: until the grace ends, or for ever. */
+/* Milliseconds poll may sleep: until the grace ends or the next
+ * handshake deadline (cutting the handshakes past theirs), or for ever.
+ */
 static int
-poll_timeout (const struct serving *s)
+poll_timeout (const struct serving *s, unsigned handshake_seconds)
 {
+  int ms = admit_expire (handshake_seconds), grace;
   uint64_t now = sb_monotonic_ns ();
 
   if (s->stop_signal == 0)
-    return -1;
-  return now >= s->stop_by ? 0 : (int) ((s->stop_by - now + 999999) / 1000000);
+    return ms;
+  grace = now >= s->stop_by ? 0
+    : (int) ((s->stop_by - now + 999999) / 1000000);
+  return ms == -1 || grace < ms ? grace : ms;
 }
 
 static int
@@ -209,7 +212,7 @@ serve_forever (const struct listener *l, struct export *ex,
   fds[0] = (struct pollfd) { .fd = sfd, .events = POLLIN };
   fds[1] = (struct pollfd) { .fd = l->fd, .events = POLLIN };
   while (status == -1) {
-    int n = poll (fds, 2, poll_timeout (&s));
+    int n = poll (fds, 2, poll_timeout (&s, cfg->handshake_timeout));
     if (n == -1 && errno != EINTR) {
       sb_error ("poll: %s", strerror (errno));
       return 1;
@@ -217,12 +220,12 @@ serve_forever (const struct listener *l, struct export *ex,
     /* Checked first: clients arriving all the time must not keep the
      * grace from ending.
      */
-    if (s.stop_signal != 0 && poll_timeout (&s) == 0)
+    if (s.stop_signal != 0 && sb_monotonic_ns () >= s.stop_by)
       status = 128 + s.stop_signal;
     else if (n > 0 && (fds[0].revents & POLLIN))
       status = on_signal (sfd, &s);
     else if (n > 0 && (fds[1].revents & POLLIN))
-      accept_one (l->fd, ex, cfg->max_connections);
+      accept_one (l->fd, ex, cfg);
   }
   close (sfd);
   return status;

@@ -137,6 +137,7 @@ struct config {
   const char *run;              /* --run CMD */
   mode_t socket_mode;
   unsigned max_connections;
+  unsigned handshake_timeout;   /* seconds */
   bool read_only;
   bool verbose;
   bool split_replies;
@@ -180,8 +181,29 @@ struct conn {
   uint8_t *buf;                 /* NBD_MAX_PAYLOAD bytes, allocated lazily */
   /* Bytes received ahead of need: pipelined request headers. */
   size_t rpos, rlen;
+  /* Admission (admit.c), under its lock: the list of connections in
+   * their handshake, the handshake's deadline (sb_monotonic_ns), and
+   * whether the accept thread has shut the connection down.
+   */
+  struct conn *prev, *next;
+  uint64_t handshake_by;
+  bool listed;
+  bool cut;
   uint8_t rbuf[CONN_RBUF_SIZE];
 };
+
+/* Admission (admit.c).  admit: may the new connection C be served?
+ * Makes room by cutting the oldest connection in its handshake when MAX
+ * are open; false when all of them are past it.  C's handshake must end
+ * within HANDSHAKE_SECONDS.  admit_handshake_over: C's handshake has
+ * ended (before C's fd may close); admit_leave: C's thread is done with
+ * it.  admit_expire: cut the handshakes past their time; returns the
+ * milliseconds until the next deadline, or -1 if there is none.
+ */
+extern bool admit (struct conn *c, unsigned max, unsigned handshake_seconds);
+extern void admit_handshake_over (struct conn *c);
+extern void admit_leave (struct conn *c);
+extern int admit_expire (unsigned handshake_seconds);
 
 /* Read exactly LEN bytes, first from what rbuf holds.  0 or -1/errno. */
 extern int conn_recv (struct conn *c, void *dst, size_t len);
