@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # tools/demo (make demo): a TCP part (qemu-nbd, or the naive sbnbd-server)
-# and a unix part whose send buffers are read from outside (sockboost
-# status, with ss) on a connection each server accepted, beside the raw
+# and a unix part whose send buffers are read from outside (ss, through
+# tools/sockboostlib) on a connection each server accepted, beside the raw
 # socketpair ceiling; every result with its spread and a verdict taken
 # round by round.  Only the shape is checked, never a time or a ratio.
 load helpers

@@ -14,7 +14,6 @@ range of the rounds, and a verdict per round.
 import argparse
 import contextlib
 import filecmp
-import json
 import os
 import shutil
 import signal
@@ -22,6 +21,8 @@ import socket
 import sys
 import tempfile
 import types
+
+from sockboostlib.sockets import SsError, process_sockets
 
 from . import ceiling, images, programs, rounds, sizes
 from .procs import RunError, Server, Skip, config_env, free_tcp_port
@@ -56,8 +57,8 @@ same stall.  --tcp off leaves TCP out.
 unix: sbnbd-client reads SIZE from sbnbd-server over a unix socket, ROUNDS
 times each, and the raw socketpair ceiling of this host (sb-socketpair-bench,
 default buffer against 2 MiB) is measured in the same turns.  The send
-buffer of each server's connections is read from outside (sockboost status,
-which needs ss from iproute2).
+buffer of each server's connections is read from outside with ss (from
+iproute2).
 
 Each result shows the median, the range of the rounds and the ratio, and
 whether one mode was faster in every round.""" % (TCP_MAX_ROUNDS, NAIVE_READS)
@@ -321,8 +322,8 @@ def unix_round(demo, servers, mode):
 
 def send_buffer(server):
     """The send buffer (tb) of a connection SERVER accepted, read from
-    outside by sockboost status (ss) while the connection is held open;
-    None without ss."""
+    outside with ss (sockboostlib, the parser sockboost status uses)
+    while the connection is held open; None without ss."""
     if shutil.which("ss") is None:
         return None
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
@@ -331,10 +332,11 @@ def send_buffer(server):
         # The greeting: the server has accepted the connection (and the
         # library, if loaded, has tuned it).
         s.recv(8)
-        out, _ = run_command(programs.program("sockboost") + [
-            "status", "--json", str(server.pid)], None, timeout=30)
-    tbs = [x["tb"] for x in json.loads(out)["sockets"]
-           if x["type"] == "unix" and x["state"] == "ESTAB"]
+        try:
+            found = process_sockets(server.pid)
+        except SsError as e:
+            raise RunError(str(e))
+    tbs = [x.tb for x in found if x.type == "unix" and x.state == "ESTAB"]
     return tbs[0] if tbs else None
 
 

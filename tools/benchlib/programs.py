@@ -31,14 +31,12 @@ else:
 LIBRARY = os.path.join(LIBDIR, "libsockboost.so")
 PLOT_SCRIPT = os.path.join(DATADIR, "bench-throughput.gp")
 
-# Built with this source tree (or, for the sockboost script, part of it):
-# the directory each is in.
+# Built with this source tree: the directory each is in.
 BUILT = {
     "sbnbd-server": PROGDIR,
     "sbnbd-client": PROGDIR,
     "sb-socketpair-bench": HELPERDIR,
     "sb-overhead-bench": HELPERDIR,
-    "sockboost": PROGDIR if INSTALLED else os.path.join(ROOT, "tools"),
 }
 
 # Installed on the machine, found on PATH; mkfs.ext4 lives in /usr/sbin,
