@@ -37,6 +37,7 @@ BUILT = {
     "sbnbd-client": PROGDIR,
     "sb-socketpair-bench": HELPERDIR,
     "sb-overhead-bench": HELPERDIR,
+    "sb-config": HELPERDIR,
 }
 
 # Installed on the machine, found on PATH; mkfs.ext4 lives in /usr/sbin,
