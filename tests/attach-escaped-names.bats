@@ -21,6 +21,7 @@ setup () {
   run "$SOCKBOOST" attach -v "$ECHO_PID"
   assert_success
   assert_equal "$(sed 's/ fd [0-9]* / fd N /' <<<"$output")" \
-    "sockboost[ec\\x1b[31mho $ECHO_PID]: fd N unix listening $BATS_TEST_TMPDIR/s\\nk.sock: left alone (accepted sockets do not inherit its send buffer: --watch tunes them)"
+    "sockboost[ec\\x1b[31mho $ECHO_PID]: fd N unix listening $BATS_TEST_TMPDIR/s\\nk.sock: left alone (accepted sockets do not inherit its send buffer: --watch tunes them)
+sockboost[ec\\x1b[31mho $ECHO_PID]: nothing to change: 1 listening unix socket left alone (accepted sockets do not inherit its send buffer: use --watch)"
   refute_output --partial $'\e'
 }

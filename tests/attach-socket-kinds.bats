@@ -43,10 +43,13 @@ setup () {
   assert_line --regexp "^tcp-accepted sndbuf=[0-9]+ nodelay=1\$"
 }
 
-@test "a second attach finds nothing left to change" {
+@test "a second attach finds nothing left to change, and says what it found" {
   run "$SOCKBOOST" attach "$HOLDER_PID"
   assert_success
   run "$SOCKBOOST" attach "$HOLDER_PID"
   assert_success
-  assert_output ""
+  assert_output "sockboost[python3 $HOLDER_PID]: nothing to change: 1 socket not connected yet (use --watch), 2 unix sockets whose send buffer is as large as attach makes it already, 3 TCP sockets with TCP_NODELAY already set, 5 sockets of a kind not tuned (neither unix stream nor TCP)"
+  SOCKBOOST_SNDBUF=0 run "$SOCKBOOST" attach --no-nodelay "$HOLDER_PID"
+  assert_success
+  assert_output "sockboost[python3 $HOLDER_PID]: nothing to change: 1 socket not connected yet (use --watch), 5 sockets whose tuning is turned off, 5 sockets of a kind not tuned (neither unix stream nor TCP)"
 }

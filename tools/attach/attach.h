@@ -30,6 +30,26 @@ struct inodes {
   size_t n, size;
 };
 
+/* Why a socket was left as it was: counted for the line that says what a
+ * scan found when it changed nothing.
+ */
+enum left_alone {
+  LEFT_UNIX_LISTENING,          /* accepted sockets do not inherit */
+  LEFT_NOT_CONNECTED,           /* not yet: --watch tunes it later */
+  LEFT_SNDBUF_KEPT,             /* as large as it can be made already */
+  LEFT_NODELAY_SET,             /* TCP_NODELAY already on */
+  LEFT_TUNING_OFF,              /* --sndbuf 0, --no-nodelay or the same
+                                   in the environment */
+  LEFT_OTHER_KIND,              /* neither unix stream nor TCP */
+  LEFT_REASONS
+};
+
+/* What one scan of a target saw. */
+struct scan_counts {
+  unsigned sockets;             /* sockets looked at */
+  unsigned left[LEFT_REASONS];  /* of those, left alone, by reason */
+};
+
 struct target {
   const struct attach_options *o;
   pid_t pid;
@@ -38,6 +58,7 @@ struct target {
   struct inodes done;           /* finished with at the last scan, sorted */
   struct inodes seen;           /* finished with during this scan */
   unsigned changed;             /* sockets changed (or, dry, to change) */
+  struct scan_counts found;     /* by the last scan */
 };
 
 /* What looking at a socket, or scanning a process, came to. */
@@ -55,6 +76,10 @@ enum outcome {
  */
 extern void attach_report (const struct target *t, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
+/* One line saying what the last scan of T found, for a scan that changed
+ * nothing.
+ */
+extern void attach_report_unchanged (const struct target *t);
 
 /* address.c: where socket FD is, escaped, in BUF (ATTACH_ADDRESS_SIZE). */
 #define ATTACH_ADDRESS_SIZE SB_ESCAPE_SIZE (108)

@@ -102,6 +102,29 @@ wait_interval (struct target *t, size_t n, int sigfd, struct pollfd *p)
   return !(p[0].revents & POLLIN);
 }
 
+/* After a single scan, where nothing changed: say what was found, so that
+ * a user does not take silence for success; a process with no socket at
+ * all (the wrong PID?) is an error.
+ */
+static bool
+report_unchanged (const struct target *t, size_t n)
+{
+  bool ok = true;
+
+  for (size_t i = 0; i < n; i++) {
+    if (t[i].pidfd < 0 || t[i].changed > 0)
+      continue;
+    if (t[i].found.sockets > 0)
+      attach_report_unchanged (&t[i]);
+    else {
+      sb_error ("%d (%s): no socket at all, nothing to tune", (int) t[i].pid,
+                t[i].name);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 bool
 attach_follow (struct target *t, size_t n, const struct attach_options *o)
 {
@@ -118,6 +141,8 @@ attach_follow (struct target *t, size_t n, const struct attach_options *o)
     while (scan_all (t, n, &failed) > 0 && o->watch
            && wait_interval (t, n, sigfd, p))
       ;
+  if (!o->watch && !report_unchanged (t, n))
+    failed = true;
   if (o->watch && o->verbose)
     report_cpu (t, n, start);
   free (p);

@@ -321,6 +321,7 @@ target_scan (struct target *t)
 
   if (d == NULL)
     return errno == ENOENT ? TARGET_GONE : TARGET_FAILED;
+  t->found = (struct scan_counts) { 0 };
   while (r != TARGET_GONE && r != TARGET_FAILED && (e = readdir (d)))
     if (e->d_name[0] != '.')
       r = scan_entry (t, dirfd (d), e->d_name);

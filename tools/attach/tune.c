@@ -113,18 +113,30 @@ dry_mark (const struct target *t)
 }
 
 static void
+leave_alone (struct target *t, enum left_alone why)
+{
+  t->found.left[why]++;
+}
+
+static void
 raise_unix_sndbuf (struct target *t, struct sock *s)
 {
   const struct sb_config *c = &t->o->config;
   int before, after, option;
   bool clipped;
 
-  if (c->sndbuf == 0 || sb_get_int (s->dup, SOL_SOCKET, SO_SNDBUF, &before) == -1)
+  if (c->sndbuf == 0) {
+    leave_alone (t, LEFT_TUNING_OFF);
+    return;
+  }
+  if (sb_get_int (s->dup, SOL_SOCKET, SO_SNDBUF, &before) == -1)
     return;
   option = sb_sndbuf_raise (s->dup, before, c, setter (t->o), &clipped);
   if (clipped)
     warn_wmem_max_clips_once (c);
   if (option == -1) {
+    /* Or SO_SNDBUF failed, which it does not on a socket that exists. */
+    leave_alone (t, LEFT_SNDBUF_KEPT);
     if (t->o->verbose)
       attach_report (t, "fd %d unix %s %s: sndbuf %d left alone", s->fd,
                      s->state, where (s), before);
@@ -144,10 +156,14 @@ set_tcp_nodelay (struct target *t, struct sock *s)
 {
   int before, after = 1;
 
-  if (!t->o->config.nodelay
-      || sb_get_int (s->dup, IPPROTO_TCP, TCP_NODELAY, &before) == -1)
+  if (!t->o->config.nodelay) {
+    leave_alone (t, LEFT_TUNING_OFF);
+    return;
+  }
+  if (sb_get_int (s->dup, IPPROTO_TCP, TCP_NODELAY, &before) == -1)
     return;
   if (before) {
+    leave_alone (t, LEFT_NODELAY_SET);
     if (t->o->verbose)
       attach_report (t, "fd %d tcp %s %s: nodelay already set", s->fd,
                      s->state, where (s));
@@ -218,14 +234,17 @@ tune_socket (struct target *t, int fd, int dup)
 
   if (classify (&s) == -1)
     return SOCKET_GONE;
+  t->found.sockets++;
   if (s.kind == 0) {
     char kind[48];
+    leave_alone (t, LEFT_OTHER_KIND);
     if (t->o->verbose)
       attach_report (t, "fd %d %s %s: left alone", fd,
                      kind_name (&s, kind, sizeof kind), where (&s));
     return SOCKET_DONE;
   }
   if (s.state == NULL) {
+    leave_alone (t, LEFT_NOT_CONNECTED);
     if (t->o->verbose && !t->o->watch)
       attach_report (t, "fd %d %s %s: not connected: left alone", fd,
                      s.kind == SB_FD_TCP ? "tcp" : "unix", where (&s));
@@ -235,9 +254,12 @@ tune_socket (struct target *t, int fd, int dup)
     set_tcp_nodelay (t, &s);
   else if (strcmp (s.state, "connected") == 0)
     raise_unix_sndbuf (t, &s);
-  else if (t->o->verbose)
-    attach_report (t, "fd %d unix listening %s: left alone (accepted "
-                   "sockets do not inherit its send buffer: --watch tunes "
-                   "them)", fd, where (&s));
+  else {
+    leave_alone (t, LEFT_UNIX_LISTENING);
+    if (t->o->verbose)
+      attach_report (t, "fd %d unix listening %s: left alone (accepted "
+                     "sockets do not inherit its send buffer: --watch "
+                     "tunes them)", fd, where (&s));
+  }
   return SOCKET_DONE;
 }
