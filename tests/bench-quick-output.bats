@@ -60,6 +60,25 @@ setup_file () {
   assert_output 28
 }
 
+@test "bench --quick: QEMU to QEMU transfers, plain and with the library, and their plot" {
+  local direction image tls
+  for direction in push 'pull, mirror' 'pull, qemu-img convert'; do
+    for image in 'fragmented raw' 'ext4 qcow2' 'allocated raw'; do
+      for tls in '' ', TLS'; do
+        grep -A5 -E "^\*\*$direction, $image [0-9]+ MiB$tls\*\*$" "$BENCH_OUT/results.md" |
+          grep -qE '^\| library \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+x \|$' ||
+          fail "no library row for $direction, $image$tls"
+      done
+    done
+  done
+  # 18 transfers x (default, library).
+  run grep -c '^migration,.*,ok,' "$BENCH_OUT/runs.csv"
+  assert_output 36
+  run head -c 4 "$BENCH_OUT/migration.png"
+  assert_output --partial PNG
+  grep -q 'pull, qemu-img convert, ext4 qcow2' "$BENCH_OUT/migration.svg"
+}
+
 @test "bench --quick: nothing refers to internal work items" {
   run grep -inE '\bissues? [0-9#]|^## targets' "$BENCH_OUT/results.md"
   assert_failure

@@ -43,7 +43,7 @@ BUILT = {
 # Installed on the machine, found on PATH; mkfs.ext4 lives in /usr/sbin,
 # which a user's PATH may lack.
 EXTERNAL = ("qemu-nbd", "qemu-img", "nbdcopy", "nbdkit", "fio",
-            "mkfs.ext4", "openssl", "gnuplot")
+            "qemu-system-x86_64", "mkfs.ext4", "openssl", "gnuplot")
 SEARCH_PATH = os.pathsep.join([os.environ.get("PATH", os.defpath),
                                "/usr/sbin", "/sbin"])
 
@@ -54,7 +54,8 @@ VERSIONED = (("qemu-nbd", "--version"), ("nbdkit", "--version"),
 
 # The NBD programs a run with --root takes from that root (roots.py);
 # the benchmark's own tools (image makers, gnuplot) stay this machine's.
-ROOT_PROGRAMS = ("qemu-nbd", "qemu-img", "nbdcopy", "nbdkit", "fio")
+ROOT_PROGRAMS = ("qemu-nbd", "qemu-img", "nbdcopy", "nbdkit", "fio",
+                 "qemu-system-x86_64")
 # Every --root, and the one the current run uses (None: this machine).
 ROOTS = []
 current_root = None

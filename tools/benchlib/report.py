@@ -376,23 +376,31 @@ def plot_data(args, planned, rows):
 
 def plot(args, planned, rows, out):
     """Throughput against buffer size, one line per case of a sweep, into
-    OUT (an outdir.OutDir).  gnuplot opens its output files as any program
-    does, following links: it writes into a private directory of ours,
-    and the files are then copied into OUT safely."""
+    OUT (an outdir.OutDir)."""
     series = swept(planned)
     if not series:
         return []
+    return gnuplot(out, ["throughput.dat", "throughput.png", "throughput.svg"],
+                   plot_data(args, planned, rows), programs.PLOT_SCRIPT,
+                   "nseries=%d" % len(series))
+
+
+def gnuplot(out, names, data, script, settings):
+    """Run gnuplot SCRIPT on DATA (text) with SETTINGS (more gnuplot -e
+    statements); NAMES: the data file, then the PNG and SVG plots SCRIPT
+    makes of its base name.  gnuplot opens its output files as any
+    program does, following links: it writes into a private directory of
+    ours, and the files are then copied into OUT safely.  Returns the
+    lines to print."""
     if programs.locate("gnuplot") is None:
         return ["plot skipped: gnuplot is not installed"]
-    names = ["throughput.dat", "throughput.png", "throughput.svg"]
     with tempfile.TemporaryDirectory(prefix="sockboost-plot-") as private:
         made = [os.path.join(private, n) for n in names]
         with open(made[0], "w") as f:
-            f.write(plot_data(args, planned, rows))
+            f.write(data)
         r = subprocess.run(programs.program("gnuplot") + [
-            "-e", "datafile='%s'; outbase='%s'; nseries=%d"
-            % (made[0], os.path.join(private, "throughput"), len(series)),
-            programs.PLOT_SCRIPT],
+            "-e", "datafile='%s'; outbase='%s'; %s"
+            % (made[0], os.path.splitext(made[0])[0], settings), script],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if r.returncode != 0:
             return ["plot failed: " + r.stderr.strip()]

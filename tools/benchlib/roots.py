@@ -22,7 +22,7 @@ import tempfile
 from . import programs
 
 # The workloads that can run with a root's programs.
-ROOTED_WORKLOADS = ("qemu", "nbdcopy", "tcp")
+ROOTED_WORKLOADS = ("qemu", "nbdcopy", "tcp", "migration")
 # Set in the environment of the re-executed benchmark.
 NAMESPACE_MARK = "SOCKBOOST_BENCH_NAMESPACE"
 
