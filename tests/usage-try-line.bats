@@ -34,12 +34,15 @@ assert_one_usage_form () {
   assert_one_usage_form "sockboost bench" "sockboost bench" "$SOCKBOOST" bench --bogus
 }
 
-@test "the benchmark helpers" {
+@test "the helper programs: benchmarks and sb-config" {
   local prog
-  for prog in sb-socketpair-bench sb-overhead-bench; do
+  for prog in sb-socketpair-bench sb-overhead-bench sb-config; do
     assert_one_usage_form "$prog" "$prog" "$SB_BUILD/tools/$prog" --bogus
+  done
+  for prog in sb-socketpair-bench sb-overhead-bench; do
     assert_one_usage_form "$prog" "$prog" "$SB_BUILD/tools/$prog" --json extra args
   done
+  assert_one_usage_form sb-config sb-config "$SB_BUILD/tools/sb-config" --settings extra
   run -2 "$SB_BUILD/tools/sb-socketpair-bench" --total $'1\e[2J'
   assert_output --partial "invalid size '1\\x1b[2J'"
 }

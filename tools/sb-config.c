@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include "config.h"
 #include "escape.h"
 #include "log.h"
+#include "report.h"
 #include "tune-rules.h"
 
 #define PROGRAM "sb-config"
@@ -39,19 +39,6 @@ struct kernel {
 
 static struct kernel kernel;
 static bool settings_only;
-
-static void __attribute__ ((noreturn, format (printf, 1, 2)))
-usage_error (const char *fmt, ...)
-{
-  va_list ap;
-
-  fprintf (stderr, "%s: ", PROGRAM);
-  va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
-  va_end (ap);
-  fprintf (stderr, "\nTry '%s --help'.\n", PROGRAM);
-  exit (2);
-}
 
 static void
 usage (void)
@@ -89,8 +76,7 @@ probe_kernel (struct kernel *k)
   int sv[2], zero = 0;
 
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
-    fprintf (stderr, "%s: socketpair: %s\n", PROGRAM, strerror (errno));
-    exit (1);
+    sb_die ("socketpair");
   }
   if (sb_get_int (sv[0], SOL_SOCKET, SO_SNDBUF, &k->wmem_default) == -1)
     k->wmem_default = -1;
@@ -128,8 +114,8 @@ parse_number (const char *option, const char *arg, unsigned long max)
   unsigned long v;
 
   if (sb_arg_count (arg, 10, 0, max, &v, why, sizeof why) == -1)
-    usage_error ("invalid %s '%s': %s", option,
-                 sb_escape_str (shown, sizeof shown, arg), why);
+    sb_usage_error ("invalid %s '%s': %s", option,
+                    sb_escape_str (shown, sizeof shown, arg), why);
   return (long) v;
 }
 
@@ -140,8 +126,8 @@ parse_yes_no (const char *option, const char *arg)
 
   if (strcmp (arg, "yes") == 0 || strcmp (arg, "no") == 0)
     return arg[0] == 'y';
-  usage_error ("invalid %s '%s': expected yes or no", option,
-               sb_escape_str (shown, sizeof shown, arg));
+  sb_usage_error ("invalid %s '%s': expected yes or no", option,
+                  sb_escape_str (shown, sizeof shown, arg));
 }
 
 enum { OPT_WMEM_MAX = 256, OPT_WMEM_DEFAULT, OPT_BEFORE, OPT_PROGRAM_ASKED,
@@ -167,7 +153,7 @@ parse_options (int argc, char *argv[])
   long before = -1, asked = -1;
   long wmem_default = -1;
   int opt, can_force = -1;
-  char why[SB_ARG_WHY_SIZE];
+  char why[SB_ARG_WHY_SIZE], shown[SB_ESCAPE_SIZE (64)];
 
   kernel.wmem_max = sb_config_wmem_max ();
   opterr = 0;
@@ -196,11 +182,12 @@ parse_options (int argc, char *argv[])
       exit (0);
     default:
       sb_arg_getopt_complaint (opt, argv, ":h", why, sizeof why);
-      usage_error ("%s", why);
+      sb_usage_error ("%s", why);
     }
   }
   if (optind < argc)
-    usage_error ("unexpected argument '%s'", argv[optind]);
+    sb_usage_error ("unexpected argument '%s'",
+                    sb_escape_str (shown, sizeof shown, argv[optind]));
   if (settings_only)
     return -1;
   probe_kernel (&kernel);
@@ -279,7 +266,7 @@ main (int argc, char *argv[])
     print_sndbuf_decision (&c, before >= 0 ? (int) before
                          : kernel.wmem_default);
   if (fflush (stdout) == EOF || ferror (stdout)) {
-    fprintf (stderr, "%s: stdout: %s\n", PROGRAM, strerror (errno));
+    sb_error ("stdout: %s", strerror (errno));
     return 1;
   }
   return 0;

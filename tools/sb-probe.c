@@ -21,6 +21,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "escape.h"
+#include "report.h"
+
 /* Long enough for a slow, busy machine; short enough not to leak. */
 #define PROBE_LIFETIME_SECONDS 60
 
@@ -29,19 +32,12 @@ static int sockets[4];
 static int n_sockets;
 
 static void
-die (const char *what)
-{
-  fprintf (stderr, "sb-probe: %s: %s\n", what, strerror (errno));
-  exit (1);
-}
-
-static void
 make_socketpair (void)
 {
   int sv[2];
 
   if (socketpair (AF_UNIX, SOCK_STREAM, 0, sv) == -1)
-    die ("socketpair");
+    sb_die ("socketpair");
   sockets[n_sockets++] = sv[0];
   sockets[n_sockets++] = sv[1];
 }
@@ -49,10 +45,13 @@ make_socketpair (void)
 static void
 fill_address (struct sockaddr_un *addr, const char *path)
 {
+  char shown[SB_ESCAPE_SIZE (128)];
+
   memset (addr, 0, sizeof *addr);
   addr->sun_family = AF_UNIX;
   if (strlen (path) >= sizeof addr->sun_path) {
-    fprintf (stderr, "sb-probe: %s: socket path too long\n", path);
+    sb_error ("%s: socket path too long",
+              sb_escape_str (shown, sizeof shown, path));
     exit (1);
   }
   strcpy (addr->sun_path, path);
@@ -70,19 +69,19 @@ make_connected_pair (const char *path)
   fill_address (&addr, path);
   listener = socket (AF_UNIX, SOCK_STREAM, 0);
   if (listener == -1)
-    die ("socket");
+    sb_die ("socket");
   if (bind (listener, (struct sockaddr *) &addr, sizeof addr) == -1)
-    die ("bind");
+    sb_die ("bind");
   if (listen (listener, 1) == -1)
-    die ("listen");
+    sb_die ("listen");
   client = socket (AF_UNIX, SOCK_STREAM, 0);
   if (client == -1)
-    die ("socket");
+    sb_die ("socket");
   if (connect (client, (struct sockaddr *) &addr, sizeof addr) == -1)
-    die ("connect");
+    sb_die ("connect");
   accepted = accept (listener, NULL, NULL);
   if (accepted == -1)
-    die ("accept");
+    sb_die ("accept");
   sockets[n_sockets++] = client;
   sockets[n_sockets++] = accepted;
   close (listener);
@@ -97,7 +96,7 @@ print_send_buffers (void)
     socklen_t len = sizeof tb;
 
     if (getsockopt (sockets[i], SOL_SOCKET, SO_SNDBUF, &tb, &len) == -1)
-      die ("getsockopt");
+      sb_die ("getsockopt");
     printf ("tb %d\n", tb);
   }
 }
@@ -120,7 +119,7 @@ main (int argc, char *argv[])
     print_send_buffers ();
   printf ("ready\n");
   if (fflush (stdout) == EOF)
-    die ("stdout");
+    sb_die ("stdout");
   alarm (PROBE_LIFETIME_SECONDS);
   for (;;)
     pause ();
