@@ -23,6 +23,8 @@ QUIT_TIMEOUT = 10
 TRANSFER_TIMEOUT = 900
 QEMU_ARGS = ["-M", "none", "-nodefaults", "-display", "none",
              "-accel", "tcg"]
+# Where the NBD servers listen and the clients connect.
+ADDRESS = "127.0.0.1"
 EXPORT = "disk"
 JOB = "copy"
 TLS_ID = "tls0"
@@ -120,8 +122,8 @@ class Qemu:
                 "dir": self.setup.pki, "endpoint": endpoint})
 
     def serve(self, node, writable):
-        """Export NODE over NBD on 127.0.0.1; the port it listens on."""
-        addr = {"type": "inet", "data": {"host": "127.0.0.1", "port": "0"}}
+        """Export NODE over NBD on ADDRESS; the port it listens on."""
+        addr = {"type": "inet", "data": {"host": ADDRESS, "port": "0"}}
         start = {"addr": addr}
         if self.setup.pki is not None:
             start["tls-creds"] = TLS_ID
@@ -172,8 +174,7 @@ def image_node(name, path, fmt, read_only=False):
 def nbd_node(name, port, setup, read_only=False):
     node = {"driver": "nbd", "node-name": name, "export": EXPORT,
             "read-only": read_only,
-            "server": {"type": "inet", "host": "127.0.0.1",
-                       "port": str(port)}}
+            "server": {"type": "inet", "host": ADDRESS, "port": str(port)}}
     if setup.pki is not None:
         node["tls-creds"] = TLS_ID
     return node
@@ -246,7 +247,8 @@ def pull_convert(setup, source, target, fmt):
         src.add_tls("server")
         src.command("blockdev-add", image_node("disk", source, fmt, True))
         port = src.serve("disk", writable=False)
-        opts = "driver=nbd,host=127.0.0.1,port=%d,export=%s" % (port, EXPORT)
+        opts = "driver=nbd,host=%s,port=%d,export=%s" % (ADDRESS, port,
+                                                          EXPORT)
         tls = []
         if setup.pki is not None:
             tls = ["--object", "tls-creds-x509,id=%s,dir=%s,endpoint=client"
