@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Glue between the hooks and the framing tracker.  The tracker's slot is
- * locked only around pure framing calls, never across the system call, so
- * a thread blocked sending never holds up one receiving on the same socket.
+/* Glue between the hooks and the framing tracker.  A side of the tracker
+ * is owned only around pure framing calls, never across the system call,
+ * and is never waited for (slots.c says why): a hook that finds it owned
+ * turns the tracker off for that socket and makes the plain call.
  */
 #include <errno.h>
 #include <sys/socket.h>
@@ -20,7 +21,7 @@
 static void
 drop_slot (int fd, uint32_t e, const char *reason)
 {
-  uint32_t next = (e & ~SB_FD_SLOT_MASK) | SB_FD_NOFRAME;
+  uint32_t next = (e & ~(SB_FD_SLOT_MASK | SB_FD_GEN_MASK)) | SB_FD_NOFRAME;
 
   if (!(e & SB_FD_TUNED))
     next &= ~(uint32_t) SB_FD_CANDIDATE;   /* not NBD: never tuned */
@@ -88,11 +89,39 @@ why_not_corked (uint32_t e, int flags)
   return NULL;
 }
 
+/* A hook on FD (entry E) could not own the tracker's side: the order of
+ * its bytes among another caller's is unknown, so the tracker stops.
+ */
+static void
+lose (int fd, uint32_t e)
+{
+  sb_slot_abandon (SB_FD_SLOT (e), SB_FD_GEN (e), SB_FRAMING_OFF_BUSY);
+  drop_slot (fd, e, "a call it could not follow (another thread or a "
+             "signal handler was inside the tracker)");
+}
+
+/* What the trace says of a send that would end at END. */
+static const char *
+end_text (enum sb_framing_end end)
+{
+  switch (end) {
+  case SB_FRAMING_END_HEADER: return "MSG_MORE added (after an NBD header)";
+  case SB_FRAMING_END_INSIDE:
+    return "passed through (inside an NBD message: only a header gets MSG_MORE)";
+  case SB_FRAMING_END_BOUNDARY:
+    return "passed through (at an NBD message boundary)";
+  case SB_FRAMING_END_UNKNOWN:
+    return "passed through (too many READ replies in one send to plan)";
+  default: return "passed through (NBD framing off)";
+  }
+}
+
 int
 sb_cork_plan (int fd, const char *call, const struct iovec *iov, int iovcnt,
               int flags, struct sb_send_plan *p)
 {
   uint32_t e = sb_fd_get (fd);
+  struct sb_framing *f;
   int slot;
 
   if ((flags & MSG_MORE) && (e & SB_FD_TCP) && !(e & SB_FD_APPMORE))
@@ -102,12 +131,17 @@ sb_cork_plan (int fd, const char *call, const struct iovec *iov, int iovcnt,
   if (!(e & (SB_FD_TUNED | SB_FD_CANDIDATE)))
     return 0;
   p->why = why_not_corked (e, flags);
-  if (p->why == NULL) {
-    p->more = sb_framing_wants_more (sb_slot_lock (slot), iov, iovcnt);
-    sb_slot_unlock (slot);
-    p->why = p->more ? "MSG_MORE added (inside an NBD message)"
-      : "passed through (at an NBD message boundary)";
+  if (p->why != NULL)
+    return 1;
+  f = sb_slot_enter (slot, SB_FD_GEN (e), SB_SLOT_OUT);
+  if (f == NULL) {
+    lose (fd, e);
+    p->why = "passed through (the tracker was in use: framing off)";
+    return 1;
   }
+  p->why = end_text (sb_framing_send_ends (f, iov, iovcnt));
+  sb_slot_leave (slot, SB_SLOT_OUT);
+  p->more = p->why == end_text (SB_FRAMING_END_HEADER);
   return 1;
 }
 
@@ -121,28 +155,74 @@ iov_bytes (const struct iovec *iov, int iovcnt)
   return n;
 }
 
+/* Feed the N bytes of IOV that went out to the tracker of FD (entry E). */
+static void
+feed_sent (int fd, uint32_t e, const struct iovec *iov, int iovcnt, size_t n)
+{
+  int slot = SB_FD_SLOT (e), seen;
+  const char *off = NULL;
+  struct sb_framing *f = sb_slot_enter (slot, SB_FD_GEN (e), SB_SLOT_OUT);
+
+  if (f == NULL) {
+    lose (fd, e);
+    return;
+  }
+  if (iov)
+    sb_framing_sent (f, iov, iovcnt, n);
+  else
+    sb_framing_unseen (f, true, n);
+  if (sb_framing_needs_reads (f))
+    sb_slot_attach_reads (slot, f);
+  seen = sb_framing_nbd_seen (f);
+  if (sb_framing_is_off (f))
+    off = sb_framing_off_reason (f);
+  sb_slot_leave (slot, SB_SLOT_OUT);
+  follow_up (fd, e, seen, off);
+}
+
 void
 sb_cork_sent (int fd, const struct sb_send_plan *p, const struct iovec *iov,
               int iovcnt, ssize_t r)
 {
   uint32_t e = p->entry;
-  int slot = SB_FD_SLOT (e), seen;
-  const char *off = NULL;
-  struct sb_framing *f;
 
   if (sb_tracing ())
     sb_trace_io (fd, e, p->call, iov_bytes (iov, iovcnt), r, errno, p->why);
   if (e & SB_FD_TUNED)
     sb_stats_count (fd, r, p->more);
-  if (slot < 0 || r <= 0)
+  if (SB_FD_SLOT (e) >= 0 && r > 0)
+    feed_sent (fd, e, iov, iovcnt, (size_t) r);
+}
+
+/* Feed the N bytes of IOV that came in to the tracker of FD (entry E). */
+static void
+feed_received (int fd, uint32_t e, const struct iovec *iov, int iovcnt,
+               size_t n)
+{
+  int slot = SB_FD_SLOT (e);
+  const char *off = NULL;
+  struct sb_framing *f = sb_slot_enter (slot, SB_FD_GEN (e), SB_SLOT_IN);
+
+  if (f == NULL) {
+    lose (fd, e);
     return;
-  f = sb_slot_lock (slot);
-  sb_framing_sent (f, iov, iovcnt, (size_t) r);
-  seen = sb_framing_nbd_seen (f);
+  }
+  if (iov)
+    sb_framing_received (f, iov, iovcnt, n);
+  else
+    sb_framing_unseen (f, false, n);
   if (sb_framing_is_off (f))
     off = sb_framing_off_reason (f);
-  sb_slot_unlock (slot);
-  follow_up (fd, e, seen, off);
+  sb_slot_leave (slot, SB_SLOT_IN);
+  follow_up (fd, e, 0, off);
+}
+
+/* Receives matter to a tracker until its client's handshake is over. */
+static bool
+wants_input (uint32_t e)
+{
+  return SB_FD_SLOT (e) >= 0
+    && sb_framing_wants_input (sb_slot_peek (SB_FD_SLOT (e)));
 }
 
 void
@@ -150,26 +230,39 @@ sb_cork_received (int fd, uint32_t e, const char *call,
                   const struct iovec *iov, int iovcnt, ssize_t r, int err,
                   int flags)
 {
-  int slot = SB_FD_SLOT (e), feed = slot >= 0 && r > 0 && !(flags & MSG_PEEK);
-  const char *off = NULL;
-  struct sb_framing *f;
+  int feed = r > 0 && !(flags & MSG_PEEK) && wants_input (e);
 
   if (sb_tracing ())
-    sb_trace_call (fd, e, call, r, err, !feed ? "passed through"
-                 : (flags & MSG_TRUNC) ? "MSG_TRUNC: NBD framing dropped"
-                 : "fed to the NBD framing");
+    sb_trace_call (fd, e, call, r, err, feed ? ((flags & MSG_TRUNC)
+                   ? "MSG_TRUNC: NBD framing dropped" : "fed to the NBD framing")
+                   : SB_FD_SLOT (e) >= 0 && r > 0 && !(flags & MSG_PEEK)
+                   ? "passed through (a client's replies are not followed)"
+                   : "passed through");
   if (!feed)
     return;
   if (flags & MSG_TRUNC) {
     drop_slot (fd, e, "MSG_TRUNC discarded bytes unseen");
     return;
   }
-  f = sb_slot_lock (slot);
-  sb_framing_received (f, iov, iovcnt, (size_t) r);
-  if (sb_framing_is_off (f))
-    off = sb_framing_off_reason (f);
-  sb_slot_unlock (slot);
-  follow_up (fd, e, 0, off);
+  feed_received (fd, e, iov, iovcnt, (size_t) r);
+}
+
+void
+sb_cork_unseen (int fd, const char *call, bool sending, ssize_t r)
+{
+  uint32_t e = sb_fd_get (fd);
+
+  if (sb_tracing () && (e & SB_FD_KINDS))
+    sb_trace_call (fd, e, call, r, r < 0 ? errno : 0, SB_FD_SLOT (e) < 0
+                   ? "passed through" : "bytes counted, not seen");
+  if (sending && (e & SB_FD_TUNED))
+    sb_stats_count (fd, r, 0);
+  if (SB_FD_SLOT (e) < 0 || r <= 0)
+    return;
+  if (sending)
+    feed_sent (fd, e, NULL, 0, (size_t) r);
+  else if (wants_input (e))
+    feed_received (fd, e, NULL, 0, (size_t) r);
 }
 
 void

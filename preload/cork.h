@@ -57,6 +57,13 @@ extern void sb_cork_received (int fd, uint32_t e, const char *call,
                               const struct iovec *iov, int iovcnt,
                               ssize_t r, int err, int flags);
 
+/* CALL (sendfile, splice) moved R bytes out of (SENDING) or into FD
+ * without the library seeing them: counted inside a payload, the end of
+ * the tracker anywhere else.
+ */
+extern void sb_cork_unseen (int fd, const char *call, bool sending,
+                            ssize_t r);
+
 /* FD, thought to be a socket, is not one (ENOTSOCK) for the hook CALL:
  * forget it.
  */

@@ -17,69 +17,32 @@
 
 #define FIELD(hdr, type, field) ((hdr) + offsetof (type, field))
 
-/* ---- Table of READs in flight: cookie -> length ---- */
+/* ---- Complete headers ---- */
 
-static bool
-is_gone (const struct sb_framing_ctx *c, int i)
-{
-  return (c->gone[i / 64] >> (i % 64)) & 1;
-}
-
-static int
-cookie_find (const struct sb_framing_ctx *c, uint64_t cookie)
-{
-  int i;
-
-  for (i = 0; i < c->f->ncookies; i++)
-    if (c->f->cookie[i] == cookie && !is_gone (c, i))
-      return i;
-  return -1;
-}
-
+/* The header is done and PAYLOAD bytes follow it.  A header without a
+ * magic of its own (greeting flags, client flags, export finish) never
+ * earns MSG_MORE.
+ */
 static uint8_t
-cookie_add (struct sb_framing_ctx *c, uint64_t cookie, uint32_t len)
+end_plain (struct sb_framing_ctx *c, uint64_t payload)
 {
-  struct sb_framing *w = c->w;
-
-  if (cookie_find (c, cookie) >= 0)
-    return SB_FRAMING_OFF_DUP_COOKIE;
-  if (w->ncookies >= SB_FRAMING_COOKIES)
-    return SB_FRAMING_OFF_COOKIES_FULL;
-  w->cookie[w->ncookies] = cookie;
-  w->read_len[w->ncookies] = len;
-  w->ncookies++;
+  c->d->have = 0;
+  c->d->need = 0;
+  c->d->remaining = payload;
+  c->header_ended = false;
   return SB_FRAMING_ON;
 }
 
-/* Order does not matter: the last entry fills the hole.  A dry run only
- * marks the entry, so that a second reply in the same pass misses it.
+/* The same for a header whose magic was checked: MSG_MORE is right while
+ * the pass ends after it, or within the first LEAD bytes of its payload
+ * (fixed fields that a program writes with the header).
  */
-static void
-cookie_drop (struct sb_framing_ctx *c, uint64_t cookie)
-{
-  struct sb_framing *w = c->w;
-  int i = cookie_find (c, cookie);
-
-  if (i < 0)
-    return;
-  if (w == NULL) {
-    c->gone[i / 64] |= UINT64_C(1) << (i % 64);
-    return;
-  }
-  w->ncookies--;
-  w->cookie[i] = w->cookie[w->ncookies];
-  w->read_len[i] = w->read_len[w->ncookies];
-}
-
-/* ---- Complete headers ---- */
-
-/* The header is done and PAYLOAD bytes follow it. */
 static uint8_t
-end_header (struct sb_framing_dir *d, uint64_t payload)
+end_checked (struct sb_framing_ctx *c, uint64_t payload, uint64_t lead)
 {
-  d->have = 0;
-  d->need = 0;
-  d->remaining = payload;
+  end_plain (c, payload);
+  c->header_ended = true;
+  c->more_min = payload > lead ? payload - lead : 1;
   return SB_FRAMING_ON;
 }
 
@@ -93,7 +56,7 @@ done_greeting (struct sb_framing_ctx *c)
     return SB_FRAMING_OFF_OLDSTYLE;
   if (gflags & NBD_FLAG_NO_ZEROES)
     sb_framing_set_state (c, ST_SERVER_NO_ZEROES);
-  return end_header (c->d, 0);
+  return end_plain (c, 0);
 }
 
 static uint8_t
@@ -106,7 +69,7 @@ done_client_flags (struct sb_framing_ctx *c)
   sb_framing_set_state (c, ST_CLIENT_FLAGS);
   if (flags & NBD_FLAG_C_NO_ZEROES)
     sb_framing_set_state (c, ST_CLIENT_NO_ZEROES);
-  return end_header (c->d, 0);
+  return end_plain (c, 0);
 }
 
 static uint8_t
@@ -121,8 +84,8 @@ done_option (struct sb_framing_ctx *c)
   if (option == NBD_OPT_EXPORT_NAME)
     sb_framing_set_state (c, ST_EXPORT_NAME);
   if (c->w && c->sending)
-    c->w->nbd_seen = 1;
-  return end_header (c->d, len);
+    atomic_store_explicit (&c->w->nbd_seen, true, memory_order_relaxed);
+  return end_checked (c, len, 0);
 }
 
 /* An ACK switches on what its option asked for. */
@@ -153,7 +116,7 @@ done_opt_reply (struct sb_framing_ctx *c)
     return SB_FRAMING_OFF_BAD_LENGTH;
   if (type == NBD_REP_ACK)
     off = apply_ack (c, option);
-  return off ? off : end_header (c->d, len);
+  return off ? off : end_checked (c, len, 0);
 }
 
 static uint8_t
@@ -163,7 +126,7 @@ done_export_finish (struct sb_framing_ctx *c)
   bool no_zeroes = (c->state & both) == both;
 
   sb_framing_set_state (c, ST_TRANSMISSION);
-  return end_header (c->d, no_zeroes ? 0 : NBD_EXPORT_NAME_ZEROES);
+  return end_plain (c, no_zeroes ? 0 : NBD_EXPORT_NAME_ZEROES);
 }
 
 /* Compact and extended requests share the layout up to the length. */
@@ -188,9 +151,10 @@ done_request (struct sb_framing_ctx *c, bool ext)
     return SB_FRAMING_OFF_BAD_LENGTH;
   if (type == NBD_CMD_DISC)
     sb_framing_set_state (c, ST_DISC);
-  if (type == NBD_CMD_READ && c->w)
-    off = cookie_add (c, cookie, (uint32_t) len);
-  return off ? off : end_header (c->d, data ? len : 0);
+  if (type == NBD_CMD_READ && c->w && c->role == SB_FRAMING_ROLE_SERVER
+      && sb_framing_simple_mode (c->state))
+    off = sb_framing_reads_add (c, cookie, (uint32_t) len);
+  return off ? off : end_checked (c, data ? len : 0, 0);
 }
 
 /* The magic says which reply header this is, if it was agreed on. */
@@ -215,18 +179,43 @@ done_reply_magic (struct sb_framing_ctx *c)
   return SB_FRAMING_ON;
 }
 
-/* A simple reply carries data only for a successful READ we saw asked. */
+/* A simple reply carries data only for a successful READ we saw asked,
+ * and only in simple-reply mode.
+ */
 static uint8_t
 done_simple (struct sb_framing_ctx *c)
 {
   const uint8_t *h = c->d->hdr;
   uint32_t error = sb_get_be32 (FIELD (h, struct nbd_simple_reply, error));
   uint64_t cookie = sb_get_be64 (FIELD (h, struct nbd_simple_reply, cookie));
-  int i = cookie_find (c, cookie);
-  uint64_t payload = i >= 0 && error == NBD_SUCCESS ? c->f->read_len[i] : 0;
+  uint64_t len = 0;
+  uint8_t off = SB_FRAMING_ON;
 
-  cookie_drop (c, cookie);
-  return end_header (c->d, payload);
+  if (sb_framing_simple_mode (c->state))
+    off = sb_framing_reads_answer (c, cookie, &len);
+  return off ? off : end_checked (c, error == NBD_SUCCESS ? len : 0, 0);
+}
+
+/* The fixed fields at the start of a chunk's payload, which a program
+ * may write together with the chunk header.
+ */
+static uint64_t
+chunk_lead (uint16_t type)
+{
+  switch (type) {
+  case NBD_REPLY_TYPE_OFFSET_DATA:
+    return sizeof (struct nbd_structured_reply_offset_data);
+  case NBD_REPLY_TYPE_OFFSET_HOLE:
+    return sizeof (struct nbd_structured_reply_offset_hole);
+  case NBD_REPLY_TYPE_BLOCK_STATUS:
+    return sizeof (struct nbd_structured_reply_block_status_hdr);
+  case NBD_REPLY_TYPE_BLOCK_STATUS_EXT:
+    return sizeof (struct nbd_structured_reply_block_status_ext_hdr);
+  case NBD_REPLY_TYPE_ERROR: case NBD_REPLY_TYPE_ERROR_OFFSET:
+    return sizeof (struct nbd_structured_reply_error);
+  default:
+    return 0;
+  }
 }
 
 /* Structured and extended chunks carry their own length. */
@@ -234,16 +223,13 @@ static uint8_t
 done_chunk (struct sb_framing_ctx *c, bool ext)
 {
   const uint8_t *h = c->d->hdr;
-  uint16_t flags = sb_get_be16 (FIELD (h, struct nbd_structured_reply, flags));
-  uint64_t cookie = sb_get_be64 (FIELD (h, struct nbd_structured_reply, cookie));
+  uint16_t type = sb_get_be16 (FIELD (h, struct nbd_structured_reply, type));
   uint64_t len = ext ? sb_get_be64 (FIELD (h, struct nbd_extended_reply, length))
     : sb_get_be32 (FIELD (h, struct nbd_structured_reply, length));
 
   if (len > MAX_PAYLOAD)
     return SB_FRAMING_OFF_BAD_LENGTH;
-  if (flags & NBD_REPLY_FLAG_DONE)
-    cookie_drop (c, cookie);
-  return end_header (c->d, len);
+  return end_checked (c, len, chunk_lead (type));
 }
 
 uint8_t

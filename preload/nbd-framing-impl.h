@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Private to the NBD framing tracker: shared by its two source files. */
+/* Private to the NBD framing tracker: shared by its source files. */
 #ifndef SOCKBOOST_NBD_FRAMING_IMPL_H
 #define SOCKBOOST_NBD_FRAMING_IMPL_H
 
@@ -33,6 +33,9 @@ enum {
   ST_DISC = 1 << 7,             /* NBD_CMD_DISC went by */
 };
 
+/* READs a dry run may answer before it gives up (and says no). */
+#define SB_FRAMING_DRY_ANSWERS 16
+
 /* One pass of bytes through one direction.  W is NULL for a dry run
  * (sb_framing_wants_more): then only *D and this context change, and the
  * context remembers what the pass would have changed in F (state, role,
@@ -42,13 +45,20 @@ struct sb_framing_ctx {
   const struct sb_framing *f;
   struct sb_framing *w;
   struct sb_framing_dir *d;
-  const struct sb_framing_dir *other; /* the opposite direction */
   bool s2c;                     /* D carries server-to-client bytes */
   bool sending;                 /* D is (a copy of) F's outgoing side */
   uint8_t off;                  /* enum sb_framing_off, once surprised */
   uint8_t state;                /* F's state bits as of now */
   uint8_t role;                 /* F's role as of now */
-  uint64_t gone[SB_FRAMING_COOKIES / 64]; /* dry run: entries answered */
+  /* MSG_MORE: a checked header ended in this pass and announced a
+   * payload; it stays right while at least MORE_MIN of it remains (the
+   * fixed fields that belong with the header may follow in the pass).
+   */
+  bool header_ended;
+  uint64_t more_min;
+  unsigned nanswered;           /* dry run: READ cells it answered */
+  int answered[SB_FRAMING_DRY_ANSWERS];
+  bool gave_up;                 /* dry run: more READs answered than that */
 };
 
 static inline void
@@ -56,7 +66,16 @@ sb_framing_set_state (struct sb_framing_ctx *c, uint8_t bits)
 {
   c->state |= bits;
   if (c->w)
-    c->w->state |= bits;
+    atomic_fetch_or_explicit (&c->w->state, bits, memory_order_acq_rel);
+}
+
+/* No simple reply carries data once structured replies or extended
+ * headers are agreed (NBD spec): only simple-reply mode needs the READs.
+ */
+static inline bool
+sb_framing_simple_mode (uint8_t state)
+{
+  return !(state & (ST_STRUCTURED | ST_EXTENDED));
 }
 
 /* Header bytes a kind needs (the first 4 for K_REPLY_MAGIC). */
@@ -66,5 +85,14 @@ extern uint8_t sb_framing_header_size (uint8_t kind);
  * up its payload or the rest of the header.  Returns enum sb_framing_off.
  */
 extern uint8_t sb_framing_header_done (struct sb_framing_ctx *c);
+
+/* READs in flight (nbd-framing-reads.c).  Record one as the server reads
+ * its request; look one up as the server answers it with a simple reply
+ * (the length of its data, 0 if none), forgetting it in a real pass.
+ */
+extern uint8_t sb_framing_reads_add (struct sb_framing_ctx *c, uint64_t cookie,
+                                     uint32_t len);
+extern uint8_t sb_framing_reads_answer (struct sb_framing_ctx *c,
+                                        uint64_t cookie, uint64_t *len);
 
 #endif /* SOCKBOOST_NBD_FRAMING_IMPL_H */

@@ -29,14 +29,25 @@ s2c_kind (uint8_t st)
   return st & ST_EXPORT_NAME ? K_EXPORT_FINISH : K_OPT_REPLY;
 }
 
+/* struct sb_framing.spoke: a side began gathering a greeting. */
+static uint8_t
+spoke_bit (bool sending)
+{
+  return sending ? 1 : 2;
+}
+
 /* Open the next message on D; false (with a reason) if none may come. */
 static bool
 begin_message (struct sb_framing_ctx *c)
 {
   uint8_t kind;
 
-  if (c->role == SB_FRAMING_ROLE_UNKNOWN)
+  if (c->role == SB_FRAMING_ROLE_UNKNOWN) {
     kind = K_GREETING;
+    if (c->w)
+      atomic_fetch_or_explicit (&c->w->spoke, spoke_bit (c->sending),
+                                memory_order_relaxed);
+  }
   else
     kind = c->s2c ? s2c_kind (c->state) : c2s_kind (c->state);
   if (kind == K_NONE) {
@@ -46,6 +57,7 @@ begin_message (struct sb_framing_ctx *c)
   c->d->kind = kind;
   c->d->need = sb_framing_header_size (kind);
   c->d->have = 0;
+  c->header_ended = false;
   return true;
 }
 
@@ -106,13 +118,18 @@ check_bytes (const struct sb_framing_dir *d, unsigned from, unsigned to)
 static uint8_t
 claim_role (struct sb_framing_ctx *c)
 {
-  if (c->other->need != 0 || c->other->remaining != 0)
+  uint8_t spoke = atomic_load_explicit (&c->f->spoke, memory_order_relaxed);
+  uint8_t unknown = SB_FRAMING_ROLE_UNKNOWN;
+
+  if (spoke & spoke_bit (!c->sending))
     return SB_FRAMING_OFF_BOTH_SPOKE;
   c->role = c->sending ? SB_FRAMING_ROLE_SERVER : SB_FRAMING_ROLE_CLIENT;
   c->s2c = true;
   if (c->w) {
-    c->w->role = c->role;
-    c->w->nbd_seen |= c->sending;
+    if (!atomic_compare_exchange_strong (&c->w->role, &unknown, c->role))
+      return SB_FRAMING_OFF_BOTH_SPOKE;
+    if (c->sending)
+      atomic_store_explicit (&c->w->nbd_seen, true, memory_order_relaxed);
   }
   return SB_FRAMING_ON;
 }
@@ -189,10 +206,9 @@ start (struct sb_framing_ctx *c, const struct sb_framing *f,
   c->f = f;
   c->d = d;
   c->sending = sending;
-  c->other = sending ? &f->in : &f->out;
-  c->state = f->state;
-  c->role = f->role;
-  c->s2c = sending == (f->role == SB_FRAMING_ROLE_SERVER);
+  c->state = atomic_load_explicit (&f->state, memory_order_acquire);
+  c->role = atomic_load_explicit (&f->role, memory_order_acquire);
+  c->s2c = sending == (c->role == SB_FRAMING_ROLE_SERVER);
 }
 
 static void
@@ -201,12 +217,13 @@ track (struct sb_framing *f, struct sb_framing_dir *d,
 {
   struct sb_framing_ctx c;
 
-  if (f->off)
+  if (sb_framing_is_off (f))
     return;
   start (&c, f, d, d == &f->out);
   c.w = f;
   feed_iov (&c, iov, iovcnt, nbytes);
-  f->off = c.off;
+  if (c.off)
+    sb_framing_abandon (f, c.off);
 }
 
 void
@@ -220,60 +237,107 @@ void
 sb_framing_received (struct sb_framing *f, const struct iovec *iov,
                      int iovcnt, size_t nbytes)
 {
-  track (f, &f->in, iov, iovcnt, nbytes);
+  if (sb_framing_wants_input (f))
+    track (f, &f->in, iov, iovcnt, nbytes);
+}
+
+void
+sb_framing_unseen (struct sb_framing *f, bool sending, size_t nbytes)
+{
+  struct sb_framing_dir *d = sending ? &f->out : &f->in;
+
+  if (sb_framing_is_off (f) || (!sending && !sb_framing_wants_input (f)))
+    return;
+  if (d->need == 0 && d->remaining >= nbytes)
+    d->remaining -= nbytes;
+  else
+    sb_framing_abandon (f, SB_FRAMING_OFF_UNSEEN);
+}
+
+/* The invariant in nbd-framing.h: the pass ended right after a header
+ * (or within the fixed fields behind it) that announced a payload.
+ */
+enum sb_framing_end
+sb_framing_send_ends (const struct sb_framing *f, const struct iovec *iov,
+                      int iovcnt)
+{
+  struct sb_framing_dir d;
+  struct sb_framing_ctx c;
+
+  if (sb_framing_is_off (f))
+    return SB_FRAMING_END_OFF;
+  d = f->out;
+  start (&c, f, &d, true);
+  feed_iov (&c, iov, iovcnt, SIZE_MAX);
+  if (c.gave_up)
+    return SB_FRAMING_END_UNKNOWN;
+  if (c.off)
+    return SB_FRAMING_END_OFF;
+  if (d.need == 0 && d.remaining == 0)
+    return SB_FRAMING_END_BOUNDARY;
+  if (c.header_ended && d.need == 0 && d.remaining >= c.more_min)
+    return SB_FRAMING_END_HEADER;
+  return SB_FRAMING_END_INSIDE;
 }
 
 bool
 sb_framing_wants_more (const struct sb_framing *f, const struct iovec *iov,
                        int iovcnt)
 {
-  struct sb_framing_dir d;
-  struct sb_framing_ctx c;
-
-  if (f->off)
-    return false;
-  d = f->out;
-  start (&c, f, &d, true);
-  feed_iov (&c, iov, iovcnt, SIZE_MAX);
-  return !c.off && (d.need != 0 || d.remaining != 0);
+  return sb_framing_send_ends (f, iov, iovcnt) == SB_FRAMING_END_HEADER;
 }
 
 /* ---- Queries ---- */
 
 bool
+sb_framing_wants_input (const struct sb_framing *f)
+{
+  uint8_t state = atomic_load_explicit (&f->state, memory_order_acquire);
+
+  return !sb_framing_is_off (f)
+    && !((state & ST_TRANSMISSION)
+         && atomic_load_explicit (&f->role, memory_order_relaxed)
+         == SB_FRAMING_ROLE_CLIENT);
+}
+
+bool
 sb_framing_is_off (const struct sb_framing *f)
 {
-  return f->off != SB_FRAMING_ON;
+  return atomic_load_explicit (&f->off, memory_order_acquire)
+    != SB_FRAMING_ON;
 }
 
 void
 sb_framing_abandon (struct sb_framing *f, enum sb_framing_off why)
 {
-  f->off = why != SB_FRAMING_ON ? (uint8_t) why : SB_FRAMING_OFF_ABANDONED;
+  uint8_t on = SB_FRAMING_ON;
+
+  atomic_compare_exchange_strong (&f->off, &on, why != SB_FRAMING_ON
+                                  ? (uint8_t) why : SB_FRAMING_OFF_ABANDONED);
 }
 
 enum sb_framing_role
 sb_framing_role (const struct sb_framing *f)
 {
-  return (enum sb_framing_role) f->role;
+  return (enum sb_framing_role) atomic_load (&f->role);
 }
 
 bool
 sb_framing_nbd_seen (const struct sb_framing *f)
 {
-  return f->nbd_seen;
+  return atomic_load (&f->nbd_seen);
 }
 
 enum sb_framing_off
 sb_framing_off_code (const struct sb_framing *f)
 {
-  return (enum sb_framing_off) f->off;
+  return (enum sb_framing_off) atomic_load (&f->off);
 }
 
 const char *
 sb_framing_off_reason (const struct sb_framing *f)
 {
-  switch (f->off) {
+  switch (sb_framing_off_code (f)) {
   case SB_FRAMING_ON: return "";
   case SB_FRAMING_OFF_NOT_NBD: return "stream does not start with NBDMAGIC";
   case SB_FRAMING_OFF_OLDSTYLE: return "not a fixed-newstyle handshake";
@@ -283,10 +347,17 @@ sb_framing_off_reason (const struct sb_framing *f)
   case SB_FRAMING_OFF_BAD_LENGTH: return "impossible length in a header";
   case SB_FRAMING_OFF_NOT_NEGOTIATED: return "reply kind not negotiated";
   case SB_FRAMING_OFF_STARTTLS: return "TLS negotiated";
-  case SB_FRAMING_OFF_COOKIES_FULL: return "too many READs in flight";
+  case SB_FRAMING_OFF_COOKIES_FULL:
+    return "no room for one more READ in flight";
   case SB_FRAMING_OFF_DUP_COOKIE: return "READ cookie already in flight";
   case SB_FRAMING_OFF_AFTER_DISC: return "bytes after NBD_CMD_DISC";
   case SB_FRAMING_OFF_ABANDONED: return "state lost (fork during an update)";
+  case SB_FRAMING_OFF_UNSEEN:
+    return "bytes it could not read (sendfile, splice) where a header was due";
+  case SB_FRAMING_OFF_BUSY:
+    return "a call it could not follow (another thread or a signal handler "
+      "was inside the tracker)";
+  case SB_FRAMING_OFF_NO_TABLE: return "no table for the READs in flight";
   default: return "unknown reason";
   }
 }

@@ -165,17 +165,18 @@ sb_tune_apply (int fd, uint32_t entry)
 static uint32_t
 with_slot (int fd, uint32_t e, const struct sb_config *c)
 {
+  uint32_t gen;
   int slot;
 
   if (c->scope != SB_SCOPE_NBD && !((e & SB_FD_TCP) && c->cork))
     return e;
-  slot = sb_slot_claim ();
+  slot = sb_slot_claim (&gen);
   if (slot < 0) {
     sb_log (SB_LOG_TRACE, "fd %d %s %s: no free framing slot: NBD framing "
             "not followed", fd, sb_kind_name (e), side_names[SB_FD_SIDE (e)]);
     return e | SB_FD_NOFRAME;
   }
-  return e | ((uint32_t) (slot + 1) << SB_FD_SLOT_SHIFT);
+  return e | SB_FD_WITH_SLOT (slot, gen);
 }
 
 void

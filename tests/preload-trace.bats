@@ -51,7 +51,7 @@ fds_in () {
   grep -qE "$p read -> [0-9]+: fed to the NBD framing\$" "$c"
   # Each WRITE header (32 bytes: extended headers, or 28) is corked, its
   # 64 KiB payload ends the message.
-  run grep -cE "$p write (28|32) bytes -> (28|32): MSG_MORE added \(inside an NBD message\)\$" "$c"
+  run grep -cE "$p write (28|32) bytes -> (28|32): MSG_MORE added \(after an NBD header\)\$" "$c"
   assert_output 4
   run grep -cE "$p write 65536 bytes -> 65536: passed through \(at an NBD message boundary\)\$" "$c"
   assert_output 4

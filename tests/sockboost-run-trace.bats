@@ -28,7 +28,7 @@ c = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
 c.sendall(b"GET / HTTP/1.0\r\n\r\n")
 c.recv(100)' "$port"
   assert_success
-  assert_line --regexp '^sockboost\[python3 [0-9]+\]: fd [0-9]+ tcp send(to)? 18 bytes -> 18: passed through \(at an NBD message boundary\)$'
+  assert_line --regexp '^sockboost\[python3 [0-9]+\]: fd [0-9]+ tcp send(to)? 18 bytes -> 18: passed through \(NBD framing off\)$'
   assert_line --regexp '^sockboost\[python3 [0-9]+\]: fd [0-9]+ framing off: stream does not start with NBDMAGIC$'
   # From then on the socket is tuned but no longer followed.
   assert_line --regexp '^sockboost\[python3 [0-9]+\]: fd [0-9]+ tcp recv(from)? -> 19: passed through$'

@@ -14,6 +14,7 @@
 #define SENT 0
 #define RECEIVED 1
 #define SPLIT(n) ((((n) - 1) & 3) << 1)  /* cut into N iovecs */
+#define UNSEEN 0x20
 #define PARTIAL 0x40
 
 static struct bytes seed;        /* the records being written */
@@ -142,6 +143,29 @@ traffic (bool structured, bool extended)
   c2s (&m);
 }
 
+/* Simple replies only: READS READs in flight at once, answered in reverse
+ * order, each header alone and its data after it, by a plain send or
+ * (UNSEEN) as sendfile would: the library only counts those bytes.
+ */
+static void
+pipeline (int reads, bool unseen)
+{
+  static struct bytes m;
+  int i;
+
+  m.n = 0;
+  for (i = 0; i < reads; i++)
+    put_request (&m, NBD_CMD_READ, 7919 * (uint64_t) i, 64);
+  put_request (&m, NBD_CMD_FLUSH, 1, 0);
+  c2s (&m);
+  m.n = 0; put_simple (&m, 0, 1); s2c (&m);
+  for (i = reads - 1; i >= 0; i--) {
+    m.n = 0; put_simple (&m, 0, 7919 * (uint64_t) i); s2c (&m);
+    m.n = 0; put_fill (&m, 64, 0x67);
+    emit (server ? SENT : RECEIVED, &m, unseen ? UNSEEN : 0);
+  }
+}
+
 /* base:allocation selected, then a block status and a sparse READ:
  * a status chunk, and hole, data and hole chunks.
  */
@@ -225,8 +249,15 @@ main (int argc, char **argv)
       export_name (true); traffic (false, false);
       save (argv[1], "no-zeroes");
     }
-  server = false;
   cut = 0;
+  for (s = 0; s <= 1; s++) {
+    server = s;
+    handshake (false, false); pipeline (40, false);
+    save (argv[1], "pipeline");
+    handshake (false, false); pipeline (40, true);
+    save (argv[1], "sendfile");
+  }
+  server = false;
   seed.b[seed.n++] = SENT;
   seed.b[seed.n++] = sizeof http - 1;
   put (&seed, http, sizeof http - 1);

@@ -5,6 +5,7 @@
  * is set to a sentinel, so a hook that clobbers errno on success shows.
  */
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -16,6 +17,8 @@
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+#include "nbd-protocol.h"
 
 #define SENTINEL 4242
 
@@ -162,37 +165,42 @@ tcp_pair (int *s)
   return c;
 }
 
-/* The corking path: a TCP server socket stopped inside its NBD greeting,
- * so that under the library each send gets MSG_MORE and write/writev
- * become send/sendmsg.  The filler goes by raw syscall, unseen by the
- * library, so the framing stays inside the greeting.
+/* The corking path: a TCP server socket that sent its NBD greeting, so
+ * that under the library each send of an option reply header gets
+ * MSG_MORE and write/writev become send/sendmsg.  The filler goes by raw
+ * syscall, unseen by the library (which would take it for a reply), and
+ * no failed call moves the tracker: every one meets a header boundary.
  */
 static void
 tcp_corked_send_calls (void)
 {
   static char buf[65536];
-  static const char magic[8] = "NBDMAGIC";
-  /* What the greeting goes on with, short of its end: worth a MSG_MORE. */
-  struct iovec iov = { buf, 4 };
+  struct nbd_new_handshake g = {
+    .nbdmagic = htobe64 (NBD_MAGIC), .version = htobe64 (NBD_IHAVEOPT),
+    .gflags = htobe16 (NBD_FLAG_FIXED_NEWSTYLE) };
+  struct nbd_fixed_new_option_reply r = {
+    .magic = htobe64 (NBD_REP_MAGIC), .option = htobe32 (NBD_OPT_LIST),
+    .reply = htobe32 (NBD_REP_SERVER), .replylen = htobe32 (100) };
+  /* An option reply header alone: worth a MSG_MORE. */
+  struct iovec iov = { buf, sizeof r };
   struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
   int s, c = tcp_pair (&s);
 
-  memcpy (buf, "IHAVEOPT", 8);
-  CHECK ("write tcp greeting start", write (s, magic, sizeof magic));
+  memcpy (buf, &r, sizeof r);
+  CHECK ("write tcp greeting", write (s, &g, sizeof g));
   fcntl (s, F_SETFL, O_NONBLOCK);
-  while (syscall (SYS_sendto, s, buf + 8, sizeof buf - 8, MSG_DONTWAIT,
-                  NULL, 0) > 0)
+  while (syscall (SYS_sendto, s, buf, sizeof buf, MSG_DONTWAIT, NULL, 0) > 0)
     ;
-  CHECK ("tcp write EAGAIN (full)", write (s, buf, 1));
+  CHECK ("tcp write EAGAIN (full)", write (s, buf, sizeof r));
   CHECK ("tcp writev EAGAIN (full)", writev (s, &iov, 1));
-  CHECK ("tcp send EAGAIN (full)", send (s, buf, 1, 0));
+  CHECK ("tcp send EAGAIN (full)", send (s, buf, sizeof r, 0));
   CHECK ("tcp sendmsg EAGAIN (full)", sendmsg (s, &m, 0));
   shutdown (s, SHUT_WR);
-  CHECK ("tcp send EPIPE MSG_NOSIGNAL", send (s, buf, 1, MSG_NOSIGNAL));
-  CHECK ("tcp sendto EPIPE MSG_NOSIGNAL", sendto (s, buf, 1, MSG_NOSIGNAL,
-                                                  NULL, 0));
+  CHECK ("tcp send EPIPE MSG_NOSIGNAL", send (s, buf, sizeof r, MSG_NOSIGNAL));
+  CHECK ("tcp sendto EPIPE MSG_NOSIGNAL", sendto (s, buf, sizeof r,
+                                                  MSG_NOSIGNAL, NULL, 0));
   CHECK ("tcp sendmsg EPIPE MSG_NOSIGNAL", sendmsg (s, &m, MSG_NOSIGNAL));
-  CHECK ("tcp write EPIPE (SIGPIPE ignored)", write (s, buf, 1));
+  CHECK ("tcp write EPIPE (SIGPIPE ignored)", write (s, buf, sizeof r));
   CHECK ("tcp writev EPIPE (SIGPIPE ignored)", writev (s, &iov, 1));
   close (s);
   close (c);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Test helper: the number of a tracked TCP socket, stopped inside an NBD
- * greeting (so that the library would cork the next write), comes back
+/* Test helper: the number of a tracked TCP socket, a server's that sent
+ * its NBD greeting and one option reply (its header corked), comes back
  * as a file in four ways: close, dup2 of a file onto it, close_range, and
  * a raw syscall(SYS_close) the library never sees.  Each file then gets
- * "IHAV" (what the greeting would go on with) and the case's name, in two
- * write() calls; the file must hold exactly that.
+ * what the socket would go on with, an option reply header (which the
+ * library would cork), and the case's name as its data, in two write()
+ * calls; the file must hold exactly that.
  *
  *   preload-fd-reuse DIR
  *
@@ -12,6 +13,7 @@
  * Run under strace: only the raw-close case may show a send (ENOTSOCK).
  */
 #include <arpa/inet.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/close_range.h>
@@ -22,6 +24,8 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "nbd-protocol.h"
 
 static const char *dir;
 static int listener, peers[8], npeers;
@@ -49,16 +53,32 @@ listen_loopback (void)
     die ("listen");
 }
 
-/* An accepted TCP socket that has sent the first 8 bytes of a greeting. */
-static int
-midgreeting_socket (void)
+/* The header of an option reply carrying LEN bytes. */
+static struct nbd_fixed_new_option_reply
+reply_header (uint32_t len)
 {
+  return (struct nbd_fixed_new_option_reply) {
+    .magic = htobe64 (NBD_REP_MAGIC), .option = htobe32 (NBD_OPT_LIST),
+    .reply = htobe32 (NBD_REP_SERVER), .replylen = htobe32 (len) };
+}
+
+/* An accepted TCP socket that sent a greeting and an option reply, in
+ * three writes: greeting, reply header, its 3 bytes of data.
+ */
+static int
+primed_socket (void)
+{
+  struct nbd_new_handshake g = {
+    .nbdmagic = htobe64 (NBD_MAGIC), .version = htobe64 (NBD_IHAVEOPT),
+    .gflags = htobe16 (NBD_FLAG_FIXED_NEWSTYLE) };
+  struct nbd_fixed_new_option_reply r = reply_header (3);
   int c = socket (AF_INET, SOCK_STREAM, 0), s;
 
   if (c == -1 || connect (c, (struct sockaddr *) &addr, sizeof addr) == -1)
     die ("connect");
   s = accept (listener, NULL, NULL);
-  if (s == -1 || write (s, "NBDMAGIC", 8) != 8)
+  if (s == -1 || write (s, &g, sizeof g) != sizeof g
+      || write (s, &r, sizeof r) != sizeof r || write (s, "abc", 3) != 3)
     die ("accept/greeting");
   peers[npeers++] = c;
   return s;
@@ -77,12 +97,15 @@ open_file (const char *name)
   return fd;
 }
 
-/* Write "IHAV" and NAME to FD (a file now) and check the file holds it. */
+/* Write an option reply header and NAME to FD (a file now) and check
+ * the file holds them.
+ */
 static void
 write_and_check (const char *name, int fd, int expected_fd)
 {
+  struct nbd_fixed_new_option_reply h;
+  size_t hn = sizeof h, n;
   char want[64], got[64];
-  size_t n = (size_t) snprintf (want, sizeof want, "IHAV%s\n", name);
   ssize_t r;
 
   if (fd != expected_fd) {
@@ -90,12 +113,16 @@ write_and_check (const char *name, int fd, int expected_fd)
              expected_fd);
     exit (1);
   }
-  if (write (fd, "IHAV", 4) != 4 || write (fd, want + 4, n - 4) != (ssize_t) n - 4)
+  n = hn + (size_t) snprintf (want + hn, sizeof want - hn, "%s\n", name);
+  h = reply_header ((uint32_t) (n - hn));
+  memcpy (want, &h, hn);
+  if (write (fd, want, hn) != (ssize_t) hn
+      || write (fd, want + hn, n - hn) != (ssize_t) (n - hn))
     die (name);
   r = pread (fd, got, sizeof got, 0);
   if (r != (ssize_t) n || memcmp (got, want, n) != 0) {
-    fprintf (stderr, "preload-fd-reuse: %s: file holds %zd bytes, not %s",
-             name, r, want);
+    fprintf (stderr, "preload-fd-reuse: %s: file holds %zd bytes, not the "
+             "%zu written\n", name, r, n);
     exit (1);
   }
   printf ("%s fd %d content ok\n", name, fd);
@@ -104,7 +131,7 @@ write_and_check (const char *name, int fd, int expected_fd)
 static void
 case_close (void)
 {
-  int s = midgreeting_socket ();
+  int s = primed_socket ();
 
   close (s);
   write_and_check ("close", open_file ("close"), s);
@@ -114,7 +141,7 @@ case_close (void)
 static void
 case_dup2 (void)
 {
-  int s = midgreeting_socket (), f = open_file ("dup2");
+  int s = primed_socket (), f = open_file ("dup2");
 
   if (dup2 (f, s) != s)
     die ("dup2");
@@ -126,7 +153,7 @@ case_dup2 (void)
 static void
 case_close_range (void)
 {
-  int lo = midgreeting_socket (), hi = midgreeting_socket ();
+  int lo = primed_socket (), hi = primed_socket ();
 
   if (hi != lo + 2)             /* each peer sits between: c1 s1 c2 s2 */
     die ("unexpected fd layout");
@@ -142,13 +169,13 @@ case_close_range (void)
     close (files[i]);
 }
 
-/* Closed behind the library's back: it still thinks S is a socket inside
- * a greeting, tries send(MSG_MORE), gets ENOTSOCK and falls back.
+/* Closed behind the library's back: it still thinks S is the socket,
+ * tries send(MSG_MORE) for the header, gets ENOTSOCK and falls back.
  */
 static void
 case_raw_close (void)
 {
-  int s = midgreeting_socket ();
+  int s = primed_socket ();
 
   if (syscall (SYS_close, s) != 0)
     die ("raw close");

@@ -54,12 +54,19 @@ c2s (struct side *s, const struct bytes *b)
   (s->server ? received : sent) (s, b->b, b->n);
 }
 
+/* A server's table of READs in flight (the library maps one per slot). */
+static struct sb_reads side_reads;
+
 static inline void
 fresh (struct side *s, bool server)
 {
   memset (s, 0, sizeof *s);
   s->server = server;
+  if (server)
+    sb_framing_attach_reads (&s->f, &side_reads);
 }
+
+#define IN_FLIGHT(s) sb_framing_reads_in_flight (&(s)->f)
 
 static inline const char *
 who (const struct side *s)

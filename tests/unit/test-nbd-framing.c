@@ -34,13 +34,14 @@ test_write_split (void)
   TAP_OK (!sb_framing_wants_more (&s.f, iov, 2),
           "header and payload in two iovecs: no");
   iov[1].iov_len = 4095;
-  TAP_OK (sb_framing_wants_more (&s.f, iov, 2),
-          "header and all but one payload byte: wants more");
+  TAP_OK (!sb_framing_wants_more (&s.f, iov, 2),
+          "header and all but one payload byte: no, it ends in the payload");
 
   sent (&s, b.b, sizeof (struct nbd_request));
-  TAP_OK (wants (&s, b.b + 28, 100), "after the header, part payload: more");
+  TAP_OK (!wants (&s, b.b + 28, 100),
+          "after the header, part of the payload: no (an earlier count)");
   TAP_OK (!wants (&s, b.b + 28, 4096), "the rest of the payload: no");
-  TAP_OK (wants (&s, NULL, 0), "an empty send after the header: inside");
+  TAP_OK (!wants (&s, NULL, 0), "an empty send after the header: no");
   sent (&s, b.b + 28, 4096);
   TAP_OK (ON (&s) && !wants (&s, NULL, 0), "payload done: at a boundary");
 }
@@ -65,8 +66,9 @@ test_partial_writes (void)
           " alone wants more");
   sb_framing_sent (&s.f, iov + 1, 2, 300);
   TAP_OK (!wants (&s, b.b + 310, b.n - 310) &&
-          wants (&s, b.b + 310, b.n - 311),
-          "partial write of 300 more: the rest completes it, one short not");
+          !wants (&s, b.b + 310, b.n - 311),
+          "partial write of 300 more: the rest of the payload gets no MSG_MORE,"
+          " whole or one short");
   iov[0] = (struct iovec) { b.b + 310, b.n - 310 };
   sb_framing_sent (&s.f, iov, 1, b.n - 310);
   TAP_OK (ON (&s) && !wants (&s, NULL, 0), "the rest went: boundary");
@@ -87,12 +89,12 @@ test_byte_by_byte (void)
   put (&b, "abc", 3);
   put_request (&b, NBD_CMD_FLUSH, 2, 0);
   for (i = 0; i < b.n; i++) {
-    bool inside = i + 1 != 31 && i + 1 != b.n;
-    ok &= wants (&s, b.b + i, 1) == inside;
+    bool header_done = i + 1 == sizeof (struct nbd_request);
+    ok &= wants (&s, b.b + i, 1) == header_done;
     sent (&s, b.b + i, 1);
   }
   TAP_OK (ok && ON (&s), "requests sent byte by byte: wants more exactly "
-          "inside messages");
+          "at the byte that completes the WRITE header");
 
   b.n = 0;
   put_simple (&b, 0, 1);
@@ -102,7 +104,7 @@ test_byte_by_byte (void)
   b.n = 0;
   put_request (&b, NBD_CMD_WRITE, 3, 8);
   TAP_OK (ON (&s) && wants (&s, b.b, b.n),
-          "replies received byte by byte: still in step");
+          "replies received byte by byte: still on");
 }
 
 static void
@@ -125,7 +127,8 @@ test_several_in_one (void)
   put_request (&b, NBD_CMD_WRITE, 12, 100);
   TAP_OK (wants (&s, b.b, b.n), "and a 4th WRITE header: wants more");
   sent (&s, b.b, b.n);
-  TAP_OK (ON (&s) && s.f.ncookies == 1, "all tracked, one READ in flight");
+  TAP_OK (ON (&s) && IN_FLIGHT (&s) == 0,
+          "all tracked; a client keeps no READs");
 }
 
 /* Payload bytes that look like headers are payload. */
@@ -154,12 +157,14 @@ test_magic_in_payload (void)
   TAP_OK (ON (&s) && !wants (&s, b.b, b.n),
           "server: WRITE payload full of magics, then its reply: boundary");
   put_simple (&b, 0, 6);
+  TAP_OK (wants (&s, b.b, b.n), "and a READ reply header: wants more");
   put (&b, p.b, p.n - 1);
-  TAP_OK (wants (&s, b.b, b.n), "READ reply full of magics, one byte short");
+  TAP_OK (!wants (&s, b.b, b.n),
+          "READ reply full of magics, one byte short: no, not at a header");
   put (&b, p.b + p.n - 1, 1);
   TAP_OK (!wants (&s, b.b, b.n), "and with its last byte: boundary");
   sent (&s, b.b, b.n);
-  TAP_OK (ON (&s) && s.f.ncookies == 0, "all sent, nothing in flight");
+  TAP_OK (ON (&s) && IN_FLIGHT (&s) == 0, "all sent, nothing in flight");
 }
 
 /* ---- Transmission: the server's replies ---- */
@@ -195,29 +200,34 @@ test_simple_read_reply (void)
   put_simple (&b, 0, 8);
   TAP_OK (!wants (&s, b.b, b.n), "the failed READ's cookie is forgotten");
   sent (&s, b.b, b.n);
-  TAP_OK (ON (&s) && s.f.ncookies == 0, "server: no READ left in flight");
+  TAP_OK (ON (&s) && IN_FLIGHT (&s) == 0, "server: no READ left in flight");
 }
 
+/* Once the handshake is over a client stops following replies: its
+ * requests carry every length it needs, and receiving threads never
+ * touch the tracker.
+ */
 static void
-test_client_receives_read (void)
+test_client_ignores_replies (void)
 {
   static struct bytes b;
   struct side s;
 
   fresh (&s, false);
   handshake_go (&s, false, false);
+  TAP_OK (!sb_framing_wants_input (&s.f), "client in transmission: "
+          "received bytes no longer wanted");
   b.n = 0;
   put_request (&b, NBD_CMD_READ, 1, 1000);
   sent (&s, b.b, b.n);
+  received (&s, "junk that is no reply", 21);
   b.n = 0;
-  put_simple (&b, 0, 1);
-  put_fill (&b, 1000, 0x67);      /* the simple reply magic's first byte */
-  put_simple (&b, 0, 1);
-  received (&s, b.b, 10);
-  received (&s, b.b + 10, 500);
-  received (&s, b.b + 510, b.n - 510);
-  TAP_OK (ON (&s) && s.f.ncookies == 0,
-          "client: READ reply in 3 reads, then a stray reply, in step");
+  put_request (&b, NBD_CMD_WRITE, 2, 10);
+  TAP_OK (ON (&s) && wants (&s, b.b, b.n),
+          "client: junk among the replies changes nothing");
+  fresh (&s, true);
+  handshake_go (&s, false, false);
+  TAP_OK (sb_framing_wants_input (&s.f), "a server still follows requests");
 }
 
 static void
@@ -236,15 +246,22 @@ test_structured (void)
   put_chunk (&b, 0, NBD_REPLY_TYPE_OFFSET_DATA, 3, sizeof od + 4096);
   put (&b, &od, sizeof od);
   TAP_OK (wants (&s, b.b, b.n), "data chunk header and offset: more");
+  TAP_OK (wants (&s, b.b, sizeof (struct nbd_structured_reply)),
+          "data chunk header alone: more");
+  TAP_OK (!wants (&s, b.b, b.n + 1),
+          "header, offset and a data byte: no (past the fixed fields)");
   put_fill (&b, 4096, 0x66);
   TAP_OK (!wants (&s, b.b, b.n), "data chunk with its data: no");
   sent (&s, b.b, b.n);
-  TAP_OK (s.f.ncookies == 1, "a chunk without DONE keeps the READ");
+  TAP_OK (IN_FLIGHT (&s) == 0, "structured replies: no READs kept");
   b.n = 0;
   put_chunk (&b, NBD_REPLY_FLAG_DONE, NBD_REPLY_TYPE_NONE, 3, 0);
   TAP_OK (!wants (&s, b.b, b.n), "DONE chunk with no payload: no");
   sent (&s, b.b, b.n);
-  TAP_OK (ON (&s) && s.f.ncookies == 0, "DONE ends the READ");
+  b.n = 0;
+  put_simple (&b, 0, 3);
+  TAP_OK (ON (&s) && !wants (&s, b.b, b.n),
+          "a simple reply in structured mode carries no data: no");
 
   fresh (&s, true);
   handshake_go (&s, false, false);
@@ -292,7 +309,7 @@ test_extended (void)
     TAP_OK (!server || !wants (&s, b.b, b.n),
             "%s: extended replies complete", who (&s));
     s2c (&s, &b);
-    TAP_OK (ON (&s) && s.f.ncookies == 0, "%s: extended traffic in step",
+    TAP_OK (ON (&s) && IN_FLIGHT (&s) == 0, "%s: extended traffic in step",
             who (&s));
     b.n = 0;
     put_request (&b, NBD_CMD_FLUSH, 4, 0);
@@ -335,8 +352,11 @@ test_block_status (void)
       c2s (&s, &b);
       b.n = 0;
       put_block_status (&b, ext, 1, 1000);
-      TAP_OK (!server || wants (&s, b.b, b.n - 1),
-              "%s %s: a status chunk but its last byte wants more", style,
+      TAP_OK (!server || wants (&s, b.b, ext ? 32 + 8 : 20 + 4),
+              "%s %s: a status chunk's header and context: wants more",
+              style, who (&s));
+      TAP_OK (!server || !wants (&s, b.b, b.n - 1),
+              "%s %s: a status chunk but its last byte: no", style,
               who (&s));
       TAP_OK (!server || !wants (&s, b.b, b.n),
               "%s %s: a whole status chunk: boundary", style, who (&s));
@@ -352,47 +372,122 @@ test_block_status (void)
               "%s %s: hole, data and hole chunks end at a boundary", style,
               who (&s));
       s2c (&s, &b);
-      TAP_OK (ON (&s) && s.f.ncookies == 0, "%s %s: in step after a sparse"
+      TAP_OK (ON (&s) && IN_FLIGHT (&s) == 0, "%s %s: in step after a sparse"
               " read and block status", style, who (&s));
     }
 }
 
 /* ---- Surprises in transmission ---- */
 
+/* A server in simple-reply mode follows as many READs in flight as its
+ * table has room for: thousands, each answered with its header corked.
+ */
 static void
-test_cookie_table (void)
+test_reads_in_flight (void)
 {
   static struct bytes b;
   struct side s;
-  int i;
+  int i, n = 2048;
+  bool ok = true;
 
-  fresh (&s, false);
+  fresh (&s, true);
   handshake_go (&s, false, false);
-  b.n = 0;
-  for (i = 0; i < SB_FRAMING_COOKIES; i++)
+  for (i = 0; i < n; i++) {
+    b.n = 0;
     put_request (&b, NBD_CMD_READ, 1000 + i, 512);
-  sent (&s, b.b, b.n);
-  TAP_OK (ON (&s) && s.f.ncookies == SB_FRAMING_COOKIES,
-          "%d READs in flight: still on", SB_FRAMING_COOKIES);
-  b.n = 0;
-  put_request (&b, NBD_CMD_READ, 5, 512);
-  TAP_OK (!wants (&s, b.b, b.n), "one more READ header: no payload, no");
-  sent (&s, b.b, b.n);
+    c2s (&s, &b);
+  }
+  TAP_OK (ON (&s) && IN_FLIGHT (&s) == (unsigned) n,
+          "%d READs in flight: still on", n);
+  for (i = n - 1; i >= 0; i--) {
+    b.n = 0;
+    put_simple (&b, 0, 1000 + i);
+    ok &= wants (&s, b.b, b.n);
+    s2c (&s, &b);
+    b.n = 0;
+    put_fill (&b, 512, 0x67);
+    ok &= !wants (&s, b.b, b.n);
+    s2c (&s, &b);
+  }
+  TAP_OK (ok && ON (&s) && IN_FLIGHT (&s) == 0,
+          "answered in reverse: every header corked, every payload not");
+
+  for (i = 0; i <= SB_READS_CELLS && ON (&s); i++) {
+    b.n = 0;
+    put_request (&b, NBD_CMD_READ, 7 * (uint64_t) i, 512);
+    c2s (&s, &b);
+  }
   TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_COOKIES_FULL &&
-          strlen (sb_framing_off_reason (&s.f)) > 0,
-          "one more: off, with a reason");
+          i > n && strlen (sb_framing_off_reason (&s.f)) > 0,
+          "the table full after %d more READs: off, with a reason", i);
   b.n = 0;
-  put_request (&b, NBD_CMD_WRITE, 6, 512);
+  put_simple (&b, 0, 0);
   TAP_OK (!wants (&s, b.b, b.n), "off: never wants more");
 
-  fresh (&s, false);
+  fresh (&s, true);
   handshake_go (&s, false, false);
   b.n = 0;
   put_request (&b, NBD_CMD_READ, 5, 512);
   put_request (&b, NBD_CMD_READ, 5, 512);
-  sent (&s, b.b, b.n);
+  c2s (&s, &b);
   TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_DUP_COOKIE,
           "a READ cookie twice in flight: off");
+
+  memset (&s, 0, sizeof s);
+  s.server = true;
+  handshake_go (&s, false, false);
+  TAP_OK (sb_framing_needs_reads (&s.f), "a server without a table needs one");
+  b.n = 0;
+  put_request (&b, NBD_CMD_READ, 5, 512);
+  c2s (&s, &b);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_NO_TABLE,
+          "a server without a table: off at its first READ");
+  fresh (&s, false);
+  handshake_go (&s, false, false);
+  TAP_OK (!sb_framing_needs_reads (&s.f), "a client needs none");
+}
+
+/* Bytes moved by sendfile or splice: counted inside a payload, fatal
+ * where a header was due; what follows is never corked on their count.
+ */
+static void
+test_unseen (void)
+{
+  static struct bytes b;
+  struct side s;
+
+  fresh (&s, true);
+  handshake_go (&s, false, false);
+  b.n = 0;
+  put_request (&b, NBD_CMD_READ, 1, 4096);
+  put_request (&b, NBD_CMD_FLUSH, 2, 0);
+  c2s (&s, &b);
+  b.n = 0;
+  put_simple (&b, 0, 1);
+  TAP_OK (wants (&s, b.b, b.n), "READ reply header: wants more");
+  s2c (&s, &b);
+  sb_framing_unseen (&s.f, true, 4000);
+  b.n = 0;
+  put_simple (&b, 0, 2);
+  TAP_OK (ON (&s) && !wants (&s, b.b, b.n),
+          "96 bytes still due: a 16-byte reply is not corked on that count");
+  sb_framing_unseen (&s.f, true, 96);
+  TAP_OK (ON (&s) && !wants (&s, b.b, b.n),
+          "the payload went by sendfile: the FLUSH reply is not corked");
+  s2c (&s, &b);
+  sb_framing_unseen (&s.f, true, 16);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_UNSEEN &&
+          !wants (&s, b.b, b.n),
+          "unseen bytes where a header was due: off");
+
+  fresh (&s, true);
+  handshake_go (&s, false, false);
+  b.n = 0;
+  put_request (&b, NBD_CMD_WRITE, 1, 100);
+  c2s (&s, &b);
+  sb_framing_unseen (&s.f, false, 101);
+  TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_UNSEEN,
+          "spliced in past the WRITE payload: off");
 }
 
 static void
@@ -409,9 +504,9 @@ test_transmission_surprises (void)
   TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_BAD_LENGTH,
           "a 160 MiB WRITE: off");
 
-  fresh (&s, false);
+  fresh (&s, true);
   handshake_go (&s, false, false);
-  received (&s, "\x67\x44\x66\x99", 4);
+  sent (&s, "\x67\x44\x66\x99", 4);
   TAP_OK (sb_framing_off_code (&s.f) == SB_FRAMING_OFF_BAD_MAGIC,
           "a reply magic one bit off: off");
 
@@ -457,7 +552,7 @@ test_wants_more_is_pure (void)
   put (&b, "junk", 4);
   wants (&s, b.b, b.n);
   TAP_OK (memcmp (&s, &copy, sizeof s) == 0, "wants_more changes nothing");
-  TAP_OK (sizeof (struct sb_framing) <= 2048,
+  TAP_OK (sizeof (struct sb_framing) <= 128,
           "the tracker is small: %zu bytes", sizeof (struct sb_framing));
 }
 
@@ -474,10 +569,13 @@ test_abandon (void)
   handshake_go (&s, true, false);
   b.n = 0;
   put_request (&b, NBD_CMD_WRITE, 7, 4096);
+  TAP_OK (wants (&s, b.b, b.n), "a WRITE header: wants more");
   sent (&s, b.b, b.n);
-  TAP_OK (wants (&s, NULL, 0), "inside a WRITE payload: wants more");
   sb_framing_abandon (&s.f, SB_FRAMING_OFF_ABANDONED);
-  TAP_OK (!ON (&s) && !wants (&s, NULL, 0), "abandoned: off, wants nothing");
+  b.n = 0;
+  put_fill (&b, 4096, 0);
+  put_request (&b, NBD_CMD_WRITE, 8, 4096);
+  TAP_OK (!ON (&s) && !wants (&s, b.b, b.n), "abandoned: off, wants nothing");
   TAP_OK (strcmp (sb_framing_off_reason (&s.f), "unknown reason") != 0,
           "abandoned has a reason: %s", sb_framing_off_reason (&s.f));
   sent (&s, b.b, b.n);
@@ -497,11 +595,12 @@ main (void)
   test_several_in_one ();
   test_magic_in_payload ();
   test_simple_read_reply ();
-  test_client_receives_read ();
+  test_client_ignores_replies ();
   test_structured ();
   test_extended ();
   test_block_status ();
-  test_cookie_table ();
+  test_reads_in_flight ();
+  test_unseen ();
   test_transmission_surprises ();
   test_wants_more_is_pure ();
   test_abandon ();
