@@ -43,10 +43,10 @@ class Qmp:
         self.last_id = 0
         try:
             # An event (RESUME as the machine starts) may come first.
-            greeting = self.read_message(deadline)
+            greeting = self.read_message(deadline, timeout)
             while "event" in greeting:
                 self.events.append(greeting)
-                greeting = self.read_message(deadline)
+                greeting = self.read_message(deadline, timeout)
             if "QMP" not in greeting:
                 raise QmpError("not a QMP greeting: %.100r" % greeting)
             self.command("qmp_capabilities", timeout=timeout)
@@ -59,17 +59,19 @@ class Qmp:
             self.sock.close()
             self.sock = None
 
-    def read_message(self, deadline):
-        """The next JSON object from QEMU, waiting until DEADLINE."""
+    def read_message(self, deadline, timeout):
+        """The next JSON object from QEMU, waiting until DEADLINE, TIMEOUT
+        seconds from the start of the wait."""
+        silent = "QEMU sent nothing within %g s" % timeout
         while b"\n" not in self.buf:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise QmpError("QEMU sent nothing in time")
+                raise QmpError(silent)
             self.sock.settimeout(left)
             try:
                 data = self.sock.recv(65536)
             except socket.timeout:
-                raise QmpError("QEMU sent nothing in time")
+                raise QmpError(silent)
             except OSError as e:
                 raise QmpError("QMP socket: %s" % e.strerror)
             if not data:
@@ -79,7 +81,8 @@ class Qmp:
         try:
             message = json.loads(line)
         except ValueError:
-            raise QmpError("QEMU sent bad JSON: %.100r" % line)
+            raise QmpError("QEMU sent bad JSON: %.100r"
+                           % line.decode(errors="replace"))
         if not isinstance(message, dict):
             raise QmpError("QEMU sent a JSON value that is not an object")
         return message
@@ -98,7 +101,10 @@ class Qmp:
         except OSError as e:
             raise QmpError("%s: cannot send: %s" % (name, e))
         while True:
-            message = self.read_message(deadline)
+            try:
+                message = self.read_message(deadline, timeout)
+            except QmpError as e:
+                raise QmpError("%s: %s" % (name, e))
             if "event" in message:
                 self.events.append(message)
             elif message.get("id") == self.last_id:
@@ -119,7 +125,7 @@ class Qmp:
                     return self.events.pop(i)
             seen = len(self.events)
             try:
-                message = self.read_message(deadline)
+                message = self.read_message(deadline, timeout)
             except QmpError as e:
                 raise QmpError("waiting for %s: %s" % ("/".join(names), e))
             if "event" in message:
