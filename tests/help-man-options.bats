@@ -70,6 +70,10 @@ assert_help_matches_man () {
     assert_help_matches_man sockboost.1 "ATTACH OPTIONS" "$SOCKBOOST" attach
 }
 
+@test "sockboost libvirt" {
+  assert_help_matches_man sockboost.1 "LIBVIRT OPTIONS" "$SOCKBOOST" libvirt
+}
+
 @test "sbnbd-server" {
   assert_help_matches_man sbnbd-server.1 OPTIONS "$SBNBD_SERVER"
 }

@@ -4,7 +4,8 @@
 # configuration and state of its own.  Nothing of the host's libvirt is
 # read or written: /etc/libvirt, /var/lib/libvirt, /var/log/libvirt,
 # /var/cache/libvirt and /run are directories of the test's, bind-mounted
-# in the daemon's mount namespace, and /tmp is a private tmpfs there.
+# in the daemon's mount namespace, and /tmp is a private tmpfs there
+# (but for the test run's own directory).
 #
 #   lv_start NAME [--netns-of PID]   start virtlogd and libvirtd; sets
 #                                    LV_DIR, LV_URI, LV_INIT (below)
@@ -15,6 +16,12 @@
 #   lv_define_domain NAME [XML-EXTRA]
 #                                    a TCG domain, 64 MiB, disk lv_image NAME
 #   lv_qemu_pid NAME                 the host pid of the domain's QEMU
+#   lv_define_twins MIB NAME...      domains on copies of one
+#                                    fragmented disk image
+#   lv_backup_begin NAME PORT [tls]  a pull backup of its disk;
+#                                    lv_backup_end NAME
+#   lv_time_backup_rounds ROUNDS PLAIN PORT BOOSTED PORT [tls]
+#                                    interleaved timed copies, checked
 #
 # LV_DIR holds the daemon's directories (etc, lib, log, cache, run) and
 # its logs; LV_URI reaches it from the host through its socket; LV_INIT
@@ -76,21 +83,25 @@ EOF
 
 # Runs as pid 1 of the namespace: the private directories, loopback up,
 # the daemons, then stays (its exit would end the namespace).  The
-# test's directory DIR stays reachable at its own path under the private
-# /tmp, through a descriptor opened before /tmp was covered.
+# test run's directory under /tmp that holds DIR (run-tests' TMPDIR)
+# stays reachable at its own path under the private /tmp, through a
+# descriptor opened before /tmp was covered.
 lv_namespace_init () {
-  local dir=$1 target
+  local dir=$1 target run_dir
   set -e
-  exec 7<"$dir"
   for target in etc:/etc/libvirt lib:/var/lib/libvirt log:/var/log/libvirt \
                 cache:/var/cache/libvirt run:/run; do
     mount --bind "$dir/${target%%:*}" "${target#*:}"
   done
+  case $dir in
+    /tmp/*) run_dir=${dir#/tmp/}; run_dir=/tmp/${run_dir%%/*}; exec 7<"$run_dir" ;;
+  esac
   mount -t tmpfs -o mode=1777 lv-tmp /tmp
   case $dir in
-    /tmp/*) mkdir -p "$dir"; mount --no-canonicalize --bind /proc/self/fd/7 "$dir" ;;
+    /tmp/*) mkdir "$run_dir"
+            mount --no-canonicalize --bind /proc/self/fd/7 "$run_dir"
+            exec 7<&- ;;
   esac
-  exec 7<&-
   ip link set lo up
   virtlogd -d
   libvirtd -d
@@ -174,4 +185,82 @@ lv_qemu_pid () {
     return 1
   }
   echo "$pid"
+}
+
+# Start a pull-mode backup of DOMAIN's disk vda (libvirt's
+# backup-begin): QEMU serves it as export vda on 127.0.0.1:PORT of the
+# daemon's network namespace (no other program listens there), over TLS
+# with tls (the certificates in LV_DIR/tls, from make_tls_certs).  The
+# scratch file is a new one each time.  backup-begin returns once QEMU
+# listens.
+lv_backup_begin () {
+  local domain=$1 port=$2 tls= xml=$LV_DIR/backup.$RANDOM.xml
+  [ -z "${3:-}" ] || tls=" tls='yes'"
+  cat >"$xml" <<EOX
+<domainbackup mode='pull'>
+  <server transport='tcp' name='127.0.0.1' port='$port'$tls/>
+  <disks>
+    <disk name='vda' backup='yes' type='file'>
+      <scratch file='/var/lib/libvirt/images/$domain.scratch.$RANDOM'/>
+    </disk>
+  </disks>
+</domainbackup>
+EOX
+  lv_virsh backup-begin "$domain" "$xml" >/dev/null
+}
+
+# End DOMAIN's backup job (a pull backup runs until the client says so).
+lv_backup_end () {
+  lv_virsh domjobabort "$1"
+}
+
+# Copy the backup on PORT to the raw file OUT with qemu-img convert,
+# from inside the daemon's network namespace; over TLS with the client
+# certificate of LV_DIR/tls when the third argument is tls.
+lv_copy_backup () {
+  local port=$1 out=$2 source=(-f raw "nbd://127.0.0.1:$1/vda")
+  if [ -n "${3:-}" ]; then
+    source=(--object "tls-creds-x509,id=tls0,dir=$LV_DIR/tls,endpoint=client"
+            --image-opts "driver=nbd,host=127.0.0.1,port=$port,export=vda,tls-creds=tls0")
+  fi
+  rm -f "$out"
+  lv_netns timeout "$QEMU_TCP_COPY_TIMEOUT" qemu-img convert "${source[@]}" -O raw "$out"
+}
+
+# Copy the running backup of DOMAIN on PORT (over TLS with tls), check
+# the copy against the domain's disk image (a domain sitting in firmware
+# never writes it), and append its seconds to the array named VAR.
+lv_time_backup_copy () {
+  local -n lv_times=$1
+  local domain=$2 port=$3 out=$BATS_TEST_TMPDIR/backup-copy.img t
+  time_command t lv_copy_backup "$port" "$out" "${4:-}"
+  cmp "$out" "$(lv_image "$domain")"
+  lv_times+=("$t")
+}
+
+# Copy the running backups of domain PLAIN on PORT and domain BOOSTED
+# on PORT in turns, ROUNDS times each (over TLS with tls), every copy
+# checked; set LV_PLAIN_TIMES and LV_BOOSTED_TIMES.  Plain copies stall
+# from 12 to 45 ms per data/hole boundary from one round to the next
+# (when the client's ACK leaves varies with load): medians of
+# interleaved rounds compare them.
+lv_time_backup_rounds () {
+  local rounds=$1 plain=$2 plain_port=$3 boosted=$4 boosted_port=$5 tls=${6:-}
+  LV_PLAIN_TIMES=() LV_BOOSTED_TIMES=()
+  for ((; rounds > 0; rounds--)); do
+    lv_time_backup_copy LV_PLAIN_TIMES "$plain" "$plain_port" "$tls"
+    lv_time_backup_copy LV_BOOSTED_TIMES "$boosted" "$boosted_port" "$tls"
+  done
+}
+
+# Define domains NAME... on copies of one new fragmented disk image of
+# MIB MiB (make_sparse_image), so that their backups hold the same data.
+lv_define_twins () {
+  local mib=$1 name
+  shift
+  make_sparse_image "$(lv_image "$1")" "$mib"
+  for name in "$@"; do
+    [ "$name" = "$1" ] || cp --sparse=always "$(lv_image "$1")" "$(lv_image "$name")"
+    lv_define_domain "$name"
+  done
 }

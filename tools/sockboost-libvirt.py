@@ -1,0 +1,406 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""sockboost libvirt: libsockboost.so in the QEMU that libvirt starts for
+a domain, through <qemu:env> entries of the domain's definition.
+
+The definition is read with virsh dumpxml --inactive, the entries are
+added to (or taken out of) its text, and virsh define stores it: nothing
+else in the XML changes.  Which variables an option sets, and where the
+library is, is decided by 'sockboost run', which is asked for them."""
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import urllib.parse
+import xml.etree.ElementTree as ET
+from xml.sax.saxutils import escape
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+
+from sockboostlib.text import shown  # noqa: E402
+
+PROG = "sockboost libvirt"
+# make install substitutes this; in the build tree, sockboost is beside us.
+INSTALLED_SOCKBOOST = "@BINDIR@/sockboost"
+QEMU_NS = "http://libvirt.org/schemas/domain/qemu/1.0"
+# libvirt's own serialisation of the namespace and of an entry: the text
+# added is the text libvirt writes back, so disable gives back the
+# original definition byte for byte.
+NS_ATTR = " xmlns:qemu='%s'" % QEMU_NS
+ENV_LINE = "    <qemu:env name='%s' value='%s'/>\n"
+BLOCK_OPEN, BLOCK_CLOSE = "  <qemu:commandline>\n", "  </qemu:commandline>\n"
+# What libvirt writes after <qemu:commandline>, if anything.
+AFTER_BLOCK = ("  <qemu:capabilities>", "  <qemu:deprecation", "</domain>")
+OUR_LINE = re.compile(
+    r"^    <qemu:env name='(LD_PRELOAD|SOCKBOOST_[A-Z_]+)' value='([^']*)'/>\n",
+    re.M)
+VIRSH_TIMEOUT = 120
+# The options of 'sockboost run' that take a value (its --help): only to
+# tell a value from a misplaced DOMAIN, which run would execute.
+RUN_VALUE_OPTIONS = ("--sndbuf", "--scope", "--log-file")
+
+USAGE = """\
+Usage: sockboost libvirt enable [--connect URI] [RUN-OPTION...] DOMAIN
+       sockboost libvirt disable [--connect URI] DOMAIN
+       sockboost libvirt status [--connect URI] DOMAIN
+Put libsockboost.so into the QEMU that libvirt starts for DOMAIN: enable
+adds <qemu:env> entries (LD_PRELOAD and the settings of the RUN-OPTIONs)
+to its persistent definition, disable takes them out again, status says
+whether the definition has them and whether the running QEMU has the
+library mapped.  A change takes effect when the domain is next started;
+a migration carries the entries to the destination's QEMU.
+
+  -c, --connect URI  the libvirt connection (default: virsh's own)
+  -h, --help         show this help
+
+RUN-OPTIONs are those of 'sockboost run' (--sndbuf SIZE, --no-nodelay,
+--no-cork, --scope, --force, --no-force, --stats, -v, --log-file), given
+before DOMAIN.  QEMU must be able to read the library: with 'make
+install' it can; a build tree in a private home directory it may not.
+To boost a running QEMU without a restart, use 'sockboost attach --watch'
+on the pid that status prints.
+Exit status: 0 when done, 1 on errors, 2 for a usage error.
+"""
+
+
+class Failure(Exception):
+    """An error to report in one line; exit status 1."""
+
+
+class UsageError(Exception):
+    """A usage error to report with the Try line; exit status 2."""
+
+
+# ---- what sockboost run would do -----------------------------------------
+
+def sockboost_command():
+    if not INSTALLED_SOCKBOOST.startswith("@"):
+        return INSTALLED_SOCKBOOST
+    return os.path.join(os.path.dirname(os.path.realpath(__file__)),
+                        "sockboost")
+
+
+def run_environment(run_options):
+    """The LD_PRELOAD and SOCKBOOST_* variables 'sockboost run' sets for
+    RUN_OPTIONS, asked of it (it prints them through env), as a list of
+    (name, value) with LD_PRELOAD first."""
+    env = {k: v for k, v in os.environ.items()
+           if k != "LD_PRELOAD" and (not k.startswith("SOCKBOOST_")
+                                     or k == "SOCKBOOST_LIBRARY")}
+    cmd = [sockboost_command(), "run"] + run_options + ["--", "env", "-0"]
+    r = subprocess.run(cmd, env=env, capture_output=True)
+    err = r.stderr.decode(errors="surrogateescape").strip()
+    if r.returncode == 2:
+        raise UsageError(err.splitlines()[0].replace("sockboost: run: ", "", 1))
+    if r.returncode != 0:
+        raise Failure(err.replace("sockboost: ", "", 1) or
+                      "sockboost run failed with status %d" % r.returncode)
+    pairs = [entry.decode(errors="surrogateescape").partition("=")
+             for entry in r.stdout.split(b"\0") if entry]
+    found = {name: value for name, _, value in pairs
+             if name == "LD_PRELOAD" or name.startswith("SOCKBOOST_")}
+    found.pop("SOCKBOOST_LIBRARY", None)
+    return [("LD_PRELOAD", found.pop("LD_PRELOAD"))] + sorted(found.items())
+
+
+def check_entry_values(entries):
+    """libvirt drops control characters from attribute values: refuse
+    them rather than define something else than asked."""
+    for name, value in entries:
+        if any(not ch.isprintable() for ch in value):
+            raise Failure("%s value '%s' holds a control character"
+                          % (name, shown(value)))
+
+
+def warn_unreadable_library(library):
+    """QEMU runs as qemu.conf's user (libvirt-qemu on Debian), not as us:
+    say so when others cannot reach the library, which the loader would
+    then skip with only a line in the domain's log."""
+    path = ""
+    for part in library.split("/")[1:-1]:
+        path += "/" + part
+        if not os.stat(path).st_mode & 0o001:
+            return warn("QEMU's user may not reach %s: %s is not searchable "
+                        "by others (install the library with 'make install')"
+                        % (shown(library), shown(path)))
+    if not os.stat(library).st_mode & 0o004:
+        warn("QEMU's user may not read %s (mode %o)"
+             % (shown(library), os.stat(library).st_mode & 0o777))
+
+
+def warn_remote(uri):
+    host = urllib.parse.urlsplit(uri or "").hostname
+    if host:
+        warn("the library must be at the same path on %s" % shown(host))
+
+
+# ---- virsh ----------------------------------------------------------------
+
+def virsh(uri, *args):
+    cmd = ["virsh", "-q"] + (["-c", uri] if uri else []) + list(args)
+    try:
+        r = subprocess.run(cmd, capture_output=True, timeout=VIRSH_TIMEOUT)
+    except FileNotFoundError:
+        raise Failure("virsh not found: libvirt's client is not installed "
+                      "(Debian: apt-get install libvirt-clients)") from None
+    except subprocess.TimeoutExpired:
+        raise Failure("virsh %s: no answer within %d s"
+                      % (args[0], VIRSH_TIMEOUT)) from None
+    if r.returncode != 0:
+        why = r.stderr.decode(errors="surrogateescape").strip().splitlines()
+        why = [line.removeprefix("error: ") for line in why if line.strip()]
+        raise Failure("virsh %s: %s" % (args[0], shown("; ".join(why))))
+    return r.stdout.decode(errors="surrogateescape")
+
+
+def persistent_xml(uri, domain):
+    """The persistent definition of DOMAIN: a transient domain has none
+    that a define could change without making it persistent."""
+    info = virsh(uri, "dominfo", "--domain", domain)
+    if re.search(r"^Persistent:\s+no$", info, re.M):
+        raise Failure("%s is transient: it has no definition to change "
+                      "(use 'sockboost attach --watch' on its QEMU)"
+                      % shown(domain))
+    return virsh(uri, "dumpxml", "--inactive", "--domain", domain)
+
+
+def define(uri, text):
+    with tempfile.NamedTemporaryFile("w", prefix="sockboost-libvirt-",
+                                     suffix=".xml") as f:
+        f.write(text)
+        f.flush()
+        virsh(uri, "define", "--file", f.name)
+
+
+# ---- the entries in the XML text -----------------------------------------
+
+def qemu_envs(text):
+    """The <qemu:env> entries of a definition, as (name, value)."""
+    root = ET.fromstring(text)
+    return [(e.get("name"), e.get("value") or "")
+            for e in root.iterfind("{%s}commandline/{%s}env"
+                                   % (QEMU_NS, QEMU_NS))]
+
+
+def is_ours(name, value):
+    if name.startswith("SOCKBOOST_"):
+        return True
+    return (name == "LD_PRELOAD" and len(value.split()) == 1
+            and os.path.basename(value.strip()) == "libsockboost.so")
+
+
+def add_entries(text, entries):
+    """TEXT with the namespace on <domain> and ENTRIES appended to its
+    <qemu:commandline>, made if missing where libvirt puts it."""
+    lines = "".join(ENV_LINE % (name, escape(value, {"'": "&apos;",
+                                                    '"': "&quot;"}))
+                    for name, value in entries)
+    tag_end = text.index(">")
+    if NS_ATTR not in text[:tag_end]:
+        text = text[:tag_end] + NS_ATTR + text[tag_end:]
+    if BLOCK_CLOSE in text:
+        at = text.index(BLOCK_CLOSE)
+    else:
+        at = min(text.find(mark) for mark in AFTER_BLOCK if mark in text)
+        lines = BLOCK_OPEN + lines + BLOCK_CLOSE
+    return text[:at] + lines + text[at:]
+
+
+def remove_entries(text):
+    """TEXT without our entries, without <qemu:commandline> if that
+    emptied it, and without the namespace if nothing else uses it."""
+    text = OUR_LINE.sub(lambda m: "" if is_ours(m[1], unescaped(m[2]))
+                        else m[0], text)
+    text = text.replace(BLOCK_OPEN + BLOCK_CLOSE, "")
+    if "<qemu:" not in text:
+        tag_end = text.index(">")
+        text = text[:tag_end].replace(NS_ATTR, "") + text[tag_end:]
+    return text
+
+
+def unescaped(value):
+    return ET.fromstring("<v a='%s'/>" % value).get("a")
+
+
+def edited(old, new, want):
+    """NEW, once it parses with exactly the entries WANT and
+    remove_entries gives OLD's text back (a check of our own editing)."""
+    try:
+        got = [e for e in qemu_envs(new) if is_ours(*e)]
+    except ET.ParseError as e:
+        raise Failure("the edited definition does not parse: %s" % e) from None
+    if got != want or remove_entries(new) != remove_entries(old):
+        raise Failure("could not edit the definition as libvirt wrote it")
+    return new
+
+
+def described(entries):
+    return ", ".join("%s=%s" % (name, shown(value)) for name, value in entries)
+
+
+# ---- the running QEMU -----------------------------------------------------
+
+def local_qemu_pid(uuid):
+    """The pid of the QEMU on this host whose command line carries
+    '-uuid UUID' (libvirt always passes it), or None."""
+    want = [b"-uuid", uuid.encode()]
+    for entry in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/cmdline" % entry, "rb") as f:
+                args = f.read().split(b"\0")
+        except (OSError, ValueError):
+            continue
+        if any(args[i:i + 2] == want for i in range(len(args) - 1)):
+            return int(entry)
+    return None
+
+
+def mapped_library(pid):
+    """The path of the libsockboost.so mapped into PID, or None."""
+    try:
+        with open("/proc/%d/maps" % pid) as f:
+            for line in f:
+                path = line.split(maxsplit=5)[5:]
+                if path and os.path.basename(path[0].strip()) == "libsockboost.so":
+                    return path[0].strip()
+    except OSError as e:
+        raise Failure("/proc/%d/maps: %s" % (pid, e.strerror)) from None
+    return None
+
+
+def running_report(uri, domain, started_with):
+    """What status says of a running domain's QEMU."""
+    if urllib.parse.urlsplit(uri or "").hostname:
+        return "its QEMU is not on this host: run status there"
+    pid = local_qemu_pid(virsh(uri, "domuuid", "--domain", domain).strip())
+    if pid is None:
+        return "its QEMU was not found on this host"
+    library = mapped_library(pid)
+    if library:
+        return "mapped in QEMU pid %d (%s)" % (pid, shown(library))
+    if started_with:
+        return ("not mapped in QEMU pid %d, which was started with it: the "
+                "loader skipped it (the domain's log says why)" % pid)
+    return ("not mapped in QEMU pid %d, started without it: "
+            "'sockboost attach --watch %d' tunes its sockets now" % (pid, pid))
+
+
+# ---- commands -------------------------------------------------------------
+
+def cmd_enable(uri, domain, run_options):
+    entries = run_environment(run_options)
+    check_entry_values(entries)
+    warn_unreadable_library(entries[0][1])
+    warn_remote(uri)
+    old = persistent_xml(uri, domain)
+    present = qemu_envs(old)
+    if any(is_ours(*e) for e in present):
+        raise Failure("%s is enabled already (%s): 'sockboost libvirt "
+                      "disable' it first to change its settings"
+                      % (shown(domain),
+                         described([e for e in present if is_ours(*e)])))
+    if any(name == "LD_PRELOAD" for name, _ in present):
+        raise Failure("%s sets LD_PRELOAD in its <qemu:env> already: "
+                      "add the library there by hand (virsh edit)"
+                      % shown(domain))
+    define(uri, edited(old, add_entries(old, entries), entries))
+    if [e for e in qemu_envs(persistent_xml(uri, domain)) if is_ours(*e)] \
+            != entries:
+        raise Failure("libvirt did not keep the <qemu:env> entries of %s "
+                      "(not a QEMU domain?)" % shown(domain))
+    print("%s: enabled (%s); it takes effect when the domain is next "
+          "started" % (shown(domain), described(entries)))
+
+
+def cmd_disable(uri, domain, run_options):
+    no_options(run_options)
+    old = persistent_xml(uri, domain)
+    ours = [e for e in qemu_envs(old) if is_ours(*e)]
+    if not ours:
+        raise Failure("%s is not enabled: its definition has no "
+                      "sockboost <qemu:env> entries" % shown(domain))
+    new = remove_entries(old)
+    if [e for e in qemu_envs(new) if is_ours(*e)]:
+        raise Failure("could not edit the definition as libvirt wrote it")
+    define(uri, new)
+    print("%s: disabled (%s removed); it takes effect when the domain is "
+          "next started" % (shown(domain), described(ours)))
+
+
+def cmd_status(uri, domain, run_options):
+    no_options(run_options)
+    ours = [e for e in qemu_envs(persistent_xml(uri, domain)) if is_ours(*e)]
+    state = virsh(uri, "domstate", "--domain", domain).strip()
+    print("domain:     %s" % shown(domain))
+    print("definition: %s" % ("enabled (%s)" % described(ours) if ours
+                              else "not enabled"))
+    print("state:      %s" % shown(state))
+    if state in ("running", "paused"):
+        live = [e for e in qemu_envs(virsh(uri, "dumpxml", "--domain", domain))
+                if is_ours(*e)]
+        print("library:    %s" % running_report(uri, domain, live))
+
+
+def no_options(run_options):
+    if run_options:
+        raise UsageError("unknown option '%s'" % shown(run_options[0]))
+
+
+COMMANDS = {"enable": cmd_enable, "disable": cmd_disable, "status": cmd_status}
+
+
+def parse_args(args):
+    """(command, uri, domain, run options) from the command line."""
+    if not args or args[0] in ("-h", "--help"):
+        if not args:
+            raise UsageError("no command given (enable, disable or status)")
+        print(USAGE, end="")
+        sys.exit(0)
+    if args[0] not in COMMANDS:
+        raise UsageError("unknown command '%s'" % shown(args[0]))
+    command, uri, rest, args = args[0], None, [], list(args[1:])
+    while args:
+        arg = args.pop(0)
+        if arg in ("-h", "--help"):
+            print(USAGE, end="")
+            sys.exit(0)
+        if arg in ("-c", "--connect") and not args:
+            raise UsageError("option '%s' needs a value" % arg)
+        if arg in ("-c", "--connect") or arg.startswith("--connect="):
+            uri = args.pop(0) if "=" not in arg else arg.partition("=")[2]
+        elif arg in RUN_VALUE_OPTIONS and args and args[0] != "--":
+            rest += [arg, args.pop(0)]
+        elif args and not arg.startswith("-"):
+            raise UsageError("unexpected argument '%s' (DOMAIN comes last)"
+                             % shown(arg))
+        else:
+            rest.append(arg)
+    if not rest or rest[-1] == "" or rest[-1].startswith("-"):
+        raise UsageError("no domain given (it comes last)")
+    return command, uri, rest[-1], rest[:-1]
+
+
+def warn(message):
+    print("sockboost: libvirt: warning: %s" % message, file=sys.stderr)
+
+
+def main(args):
+    try:
+        command, uri, domain, run_options = parse_args(args)
+        COMMANDS[command](uri, domain, run_options)
+    except UsageError as e:
+        print("sockboost: libvirt: %s" % e, file=sys.stderr)
+        print("Try 'sockboost libvirt --help' for more information.",
+              file=sys.stderr)
+        return 2
+    except Failure as e:
+        print("sockboost: libvirt: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
