@@ -117,22 +117,34 @@ end_text (enum sb_framing_end end)
 }
 
 int
-sb_cork_plan (int fd, const char *call, const struct iovec *iov, int iovcnt,
-              int flags, struct sb_send_plan *p)
+sb_cork_plan_plain (int fd, const char *call, int flags,
+                    struct sb_send_plan *p)
 {
   uint32_t e = sb_fd_get (fd);
-  struct sb_framing *f;
-  int slot;
 
   if ((flags & MSG_MORE) && (e & SB_FD_TCP) && !(e & SB_FD_APPMORE))
     e = note_app_more (fd, e);
-  slot = SB_FD_SLOT (e);
   *p = (struct sb_send_plan) { .entry = e, .call = call };
   if (!(e & (SB_FD_TUNED | SB_FD_CANDIDATE)))
     return 0;
   p->why = why_not_corked (e, flags);
+  return 1;
+}
+
+int
+sb_cork_plan (int fd, const char *call, const struct iovec *iov, int iovcnt,
+              int flags, struct sb_send_plan *p)
+{
+  struct sb_framing *f;
+  uint32_t e;
+  int slot;
+
+  if (!sb_cork_plan_plain (fd, call, flags, p))
+    return 0;
   if (p->why != NULL)
     return 1;
+  e = p->entry;
+  slot = SB_FD_SLOT (e);
   f = sb_slot_enter (slot, SB_FD_GEN (e), SB_SLOT_OUT);
   if (f == NULL) {
     lose (fd, e);

@@ -46,6 +46,12 @@ sb_cork_ignores (int fd)
 extern int sb_cork_plan (int fd, const char *call, const struct iovec *iov,
                          int iovcnt, int flags, struct sb_send_plan *p);
 
+/* The same for a call the library never adds MSG_MORE to (sendmmsg):
+ * the plan only notes a MSG_MORE the program passes itself.
+ */
+extern int sb_cork_plan_plain (int fd, const char *call, int flags,
+                               struct sb_send_plan *p);
+
 /* The planned send returned R: feed the tracker, count, follow up. */
 extern void sb_cork_sent (int fd, const struct sb_send_plan *p,
                           const struct iovec *iov, int iovcnt, ssize_t r);

@@ -75,6 +75,34 @@ recvmsg (int fd, struct msghdr *msg, int flags)
                r > 0 && msg ? (int) msg->msg_iovlen : 0, r, flags);
 }
 
+/* Each message that came in is fed in turn. */
+static __attribute__ ((noinline)) int
+fed_mmsg (int fd, uint32_t e, struct mmsghdr *vec, int r, int flags)
+{
+  int saved = errno;
+
+  if (r < 0)
+    sb_cork_received (fd, e, "recvmmsg", NULL, 0, r, saved, flags);
+  for (int i = 0; i < r; i++)
+    sb_cork_received (fd, e, "recvmmsg", vec[i].msg_hdr.msg_iov,
+                      (int) vec[i].msg_hdr.msg_iovlen, vec[i].msg_len, 0,
+                      flags);
+  errno = saved;
+  return r;
+}
+
+SB_EXPORT int
+recvmmsg (int fd, struct mmsghdr *vec, unsigned vlen, int flags,
+          struct timespec *timeout)
+{
+  int r = SB_REAL_CALL (recvmmsg, fd, vec, vlen, flags, timeout);
+  uint32_t e = sb_fd_get (fd);
+
+  if (sb_cork_ignores_entry (e) || vec == NULL)
+    return r;
+  return fed_mmsg (fd, e, vec, r, flags);
+}
+
 SB_EXPORT ssize_t
 read (int fd, void *buf, size_t len)
 {

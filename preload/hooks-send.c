@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Hooks for the send paths.  An fd the library does not follow costs one
- * table lookup.  On a followed TCP socket a write that ends inside an NBD
- * message gets MSG_MORE; write/writev then become send/sendmsg, and fall
- * back to the plain call if the fd turns out not to be a socket.
+ * table lookup.  On a followed TCP socket a write that ends right after an
+ * NBD header gets MSG_MORE; write/writev then become send/sendmsg, and
+ * fall back to the plain call if the fd turns out not to be a socket.
+ * sendmmsg is followed message by message and never corked; sendfile and
+ * splice move bytes the library cannot read, which it counts.
  */
 #undef _FORTIFY_SOURCE
 #include <errno.h>
@@ -11,6 +13,8 @@
 #include <netinet/tcp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <fcntl.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -121,6 +125,64 @@ sb_writev (int fd, const struct iovec *iov, int iovcnt)
   return SB_REAL_CALL (writev, fd, iov, iovcnt);
 }
 
+/* Each message that went out is fed in turn; the call adds no MSG_MORE. */
+SB_SLOW_PATH int
+sb_sendmmsg (int fd, struct mmsghdr *vec, unsigned vlen, int flags)
+{
+  struct sb_send_plan p;
+  int r, saved;
+
+  if (vec == NULL || !sb_cork_plan_plain (fd, "sendmmsg", flags, &p))
+    return SB_REAL_CALL (sendmmsg, fd, vec, vlen, flags);
+  if (p.why == NULL)
+    p.why = "passed through (sendmmsg: never corked)";
+  r = SB_REAL_CALL (sendmmsg, fd, vec, vlen, flags);
+  saved = errno;
+  if (r < 0)
+    sb_cork_sent (fd, &p, NULL, 0, r);
+  for (int i = 0; i < r; i++)
+    sb_cork_sent (fd, &p, vec[i].msg_hdr.msg_iov,
+                  (int) vec[i].msg_hdr.msg_iovlen, vec[i].msg_len);
+  errno = saved;
+  return r;
+}
+
+/* Bytes moved out of (or, for splice, into) a socket unseen: counted. */
+static ssize_t
+moved (int out, int in, const char *call, ssize_t r)
+{
+  int saved = errno;
+
+  if (out >= 0 && !sb_cork_ignores (out))
+    sb_cork_unseen (out, call, true, r);
+  if (in >= 0 && !sb_cork_ignores (in))
+    sb_cork_unseen (in, call, false, r);
+  errno = saved;
+  return r;
+}
+
+SB_SLOW_PATH ssize_t
+sb_sendfile (int out, int in, off_t *offset, size_t count)
+{
+  return moved (out, -1, "sendfile",
+                SB_REAL_CALL (sendfile, out, in, offset, count));
+}
+
+SB_SLOW_PATH ssize_t
+sb_sendfile64 (int out, int in, off64_t *offset, size_t count)
+{
+  return moved (out, -1, "sendfile64",
+                SB_REAL_CALL (sendfile64, out, in, offset, count));
+}
+
+SB_SLOW_PATH ssize_t
+sb_splice (int in, off64_t *in_off, int out, off64_t *out_off, size_t len,
+           unsigned flags)
+{
+  return moved (out, in, "splice", SB_REAL_CALL (splice, in, in_off, out,
+                                                 out_off, len, flags));
+}
+
 /* Level 3: the program's own option on a socket the library tracks. */
 SB_SLOW_PATH void
 trace_setsockopt (int fd, int level, int name, int r, int err, int cork)
@@ -194,6 +256,39 @@ writev (int fd, const struct iovec *iov, int iovcnt)
   if (sb_cork_ignores (fd))
     return SB_REAL_CALL (writev, fd, iov, iovcnt);
   return sb_writev (fd, iov, iovcnt);
+}
+
+SB_EXPORT int
+sendmmsg (int fd, struct mmsghdr *vec, unsigned vlen, int flags)
+{
+  if (sb_cork_ignores (fd))
+    return SB_REAL_CALL (sendmmsg, fd, vec, vlen, flags);
+  return sb_sendmmsg (fd, vec, vlen, flags);
+}
+
+SB_EXPORT ssize_t
+sendfile (int out, int in, off_t *offset, size_t count)
+{
+  if (sb_cork_ignores (out))
+    return SB_REAL_CALL (sendfile, out, in, offset, count);
+  return sb_sendfile (out, in, offset, count);
+}
+
+SB_EXPORT ssize_t
+sendfile64 (int out, int in, off64_t *offset, size_t count)
+{
+  if (sb_cork_ignores (out))
+    return SB_REAL_CALL (sendfile64, out, in, offset, count);
+  return sb_sendfile64 (out, in, offset, count);
+}
+
+SB_EXPORT ssize_t
+splice (int in, off64_t *in_off, int out, off64_t *out_off, size_t len,
+        unsigned flags)
+{
+  if (sb_cork_ignores (out) && sb_cork_ignores (in))
+    return SB_REAL_CALL (splice, in, in_off, out, out_off, len, flags);
+  return sb_splice (in, in_off, out, out_off, len, flags);
 }
 
 SB_EXPORT int

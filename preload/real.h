@@ -9,6 +9,7 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <time.h>
 
 /* Every symbol the library interposes on, with its prototype.  Kept in
  * one list so that binding, the struct and the exports cannot drift.
@@ -30,12 +31,18 @@
   X (sendmsg, ssize_t, (int, const struct msghdr *, int))                  \
   X (write, ssize_t, (int, const void *, size_t))                          \
   X (writev, ssize_t, (int, const struct iovec *, int))                    \
+  X (sendmmsg, int, (int, struct mmsghdr *, unsigned, int))                \
+  X (sendfile, ssize_t, (int, int, off_t *, size_t))                      \
+  X (sendfile64, ssize_t, (int, int, off64_t *, size_t))                  \
+  X (splice, ssize_t, (int, off64_t *, int, off64_t *, size_t, unsigned))  \
   X (recv, ssize_t, (int, void *, size_t, int))                            \
   X (recvfrom, ssize_t, (int, void *, size_t, int, struct sockaddr *,      \
                          socklen_t *))                                     \
   X (recvmsg, ssize_t, (int, struct msghdr *, int))                        \
   X (read, ssize_t, (int, void *, size_t))                                 \
   X (readv, ssize_t, (int, const struct iovec *, int))                     \
+  X (recvmmsg, int, (int, struct mmsghdr *, unsigned, int,                 \
+                     struct timespec *))                                   \
   X (__read_chk, ssize_t, (int, void *, size_t, size_t))                   \
   X (__recv_chk, ssize_t, (int, void *, size_t, size_t, int))              \
   X (__recvfrom_chk, ssize_t, (int, void *, size_t, size_t, int,           \
