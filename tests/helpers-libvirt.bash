@@ -10,6 +10,7 @@
 #   lv_start NAME [--netns-of PID]   start virtlogd and libvirtd; sets
 #                                    LV_DIR, LV_URI, LV_INIT (below)
 #   lv_stop                          stop it and everything it started
+#   lv_use NAME                      use the daemon started as NAME
 #   lv_virsh ARG...                  virsh on this daemon
 #   lv_netns CMD...                  CMD in the daemon's network namespace
 #   lv_image NAME                    path of a disk image (host's view)
@@ -38,14 +39,14 @@
 LV_START_TIMEOUT=${LV_START_TIMEOUT:-60}
 
 lv_start () {
-  local name=$1 netns=()
-  [ "${2:-}" != --netns-of ] || netns=(nsenter -t "$3" -n --)
+  local name=$1 netns=() new_netns=-n
+  [ "${2:-}" != --netns-of ] || { netns=(nsenter -t "$3" -n --); new_netns=; }
   requires libvirtd virtlogd virsh unshare nsenter qemu-system-x86_64
   LV_DIR=$BATS_FILE_TMPDIR/libvirt-$name
   mkdir -p "$LV_DIR"/{etc/qemu,lib/images,log,cache,run,tls}
   lv_write_config "$name"
   # fd 3 is bats' own: a daemon holding it would stall the test run.
-  ${netns[@]+"${netns[@]}"} unshare -n -m -p --fork --mount-proc --kill-child \
+  ${netns[@]+"${netns[@]}"} unshare $new_netns -m -p --fork --mount-proc --kill-child \
     bash -c "$(declare -f lv_namespace_init); lv_namespace_init \"\$1\"" \
     lv-init "$LV_DIR" >"$LV_DIR/init.log" 2>&1 3>&- &
   LV_UNSHARE=$!
@@ -55,6 +56,15 @@ lv_start () {
   LV_INIT=$(cat "/proc/$LV_UNSHARE/task/$LV_UNSHARE/children")
   LV_INIT=${LV_INIT%% *}
   export LV_INIT
+  echo "$LV_UNSHARE $LV_INIT" >"$LV_DIR/pids"
+}
+
+# Make the daemon started as NAME the one the other functions use.
+lv_use () {
+  LV_DIR=$BATS_FILE_TMPDIR/libvirt-$1
+  LV_URI="qemu+unix:///system?socket=$LV_DIR/run/libvirt/libvirt-sock"
+  read -r LV_UNSHARE LV_INIT <"$LV_DIR/pids"
+  export LV_DIR LV_URI LV_UNSHARE LV_INIT
 }
 
 # The daemons' configuration: root QEMU, no namespaces or cgroups, no
