@@ -6,7 +6,7 @@
 
 Runs CMD in a new session on a new pseudo-terminal, as its foreground
 process group (with SIGINT at its default, whatever this process was
-given), waits for the file MARKER to exist, types Ctrl-C (the terminal
+given), waits for the file MARKER to hold something, types Ctrl-C (the terminal
 sends SIGINT to the whole group), and waits for CMD to exit.  What CMD
 wrote to the terminal goes to OUTPUT.  Prints CMD's status as a shell
 shows it (128+N after signal N).  Every wait is bounded: if one runs
@@ -38,6 +38,13 @@ def drain(fd, out, until):
     return True
 
 
+def marked(path):
+    try:
+        return os.path.getsize(path) > 0
+    except FileNotFoundError:
+        return False
+
+
 def main():
     marker, output, cmd = sys.argv[1], sys.argv[2], sys.argv[3:]
     pid, fd = pty.fork()
@@ -54,7 +61,7 @@ def main():
         return bool(status)
 
     with open(output, "wb") as out:
-        ok = drain(fd, out, lambda: os.path.exists(marker) or exited())
+        ok = drain(fd, out, lambda: marked(marker) or exited())
         if ok and not status:
             os.write(fd, b"\x03")
             ok = drain(fd, out, exited)
