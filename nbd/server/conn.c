@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* One client connection: buffered reading, the payload buffer, logging. */
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -14,6 +15,11 @@
 
 /* Chunk size for throwing away payloads we will not store. */
 #define DISCARD_CHUNK 65536
+/* A connection that has sent nothing for this long gives its payload
+ * buffer (up to 32 MiB) back: a client sending requests back to back
+ * never pauses that long, and one gone quiet then costs little memory.
+ */
+#define BUFFER_IDLE_MS 1000
 
 void
 conn_log (const struct conn *c, const char *fmt, ...)
@@ -110,12 +116,51 @@ conn_discard (struct conn *c, uint64_t len)
   return 0;
 }
 
+/* Mapped rather than malloc'd, so that giving it back returns its pages
+ * to the kernel at once, whatever an allocator would keep (ASan's
+ * quarantine keeps freed blocks).
+ */
 uint8_t *
 conn_buffer (struct conn *c)
 {
-  if (c->buf == NULL)
-    c->buf = malloc (NBD_MAX_PAYLOAD);
+  if (c->buf == NULL) {
+    void *p = mmap (NULL, NBD_MAX_PAYLOAD, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    c->buf = p == MAP_FAILED ? NULL : p;
+  }
   return c->buf;
+}
+
+static void
+buffer_release (struct conn *c)
+{
+  if (c->buf != NULL)
+    munmap (c->buf, NBD_MAX_PAYLOAD);
+  c->buf = NULL;
+}
+
+/* The next request is usually there already (pipelined, or queued in
+ * the socket): a read that does not wait finds it, and costs no more
+ * than the one that would have read it.  Only a client that makes the
+ * server wait polls, and gives its buffer back if it stays silent.  The
+ * read that follows sees an end of stream again (a reset then reads as
+ * the client's disconnection).
+ */
+void
+conn_idle_release (struct conn *c)
+{
+  struct pollfd p = { .fd = c->fd, .events = POLLIN };
+  ssize_t r;
+
+  if (c->buf == NULL || c->rpos < c->rlen)
+    return;
+  c->rpos = c->rlen = 0;
+  r = recv (c->fd, c->rbuf, CONN_RBUF_SIZE, MSG_DONTWAIT);
+  if (r > 0)
+    c->rlen = (size_t) r;
+  else if (r == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)
+           && poll (&p, 1, BUFFER_IDLE_MS) == 0)
+    buffer_release (c);
 }
 
 void
@@ -129,6 +174,6 @@ conn_serve (struct conn *c)
   if (r == 1)
     transmit (c);
   close (c->fd);
-  free (c->buf);
+  buffer_release (c);
   conn_log (c, "closed");
 }

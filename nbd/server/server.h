@@ -178,7 +178,7 @@ struct conn {
   bool extended;                /* NBD_OPT_EXTENDED_HEADERS agreed */
   bool meta_allocation;         /* base:allocation selected */
   bool no_zeroes;               /* client set NBD_FLAG_C_NO_ZEROES */
-  uint8_t *buf;                 /* NBD_MAX_PAYLOAD bytes, allocated lazily */
+  uint8_t *buf;                 /* NBD_MAX_PAYLOAD bytes mapped at need */
   /* Bytes received ahead of need: pipelined request headers. */
   size_t rpos, rlen;
   /* Admission (admit.c), under its lock: the list of connections in
@@ -211,6 +211,10 @@ extern int conn_recv (struct conn *c, void *dst, size_t len);
 extern int conn_discard (struct conn *c, uint64_t len);
 /* The payload buffer, allocated at first need.  NULL on ENOMEM. */
 extern uint8_t *conn_buffer (struct conn *c);
+/* Before waiting for the next request: if none comes for a while, give
+ * the payload buffer back.
+ */
+extern void conn_idle_release (struct conn *c);
 
 /* Serve one connection from greeting to disconnect; closes the fd. */
 extern void conn_serve (struct conn *c);

@@ -286,6 +286,7 @@ payload_length (struct conn *c, struct request *r)
 static int
 next_request (struct conn *c, struct request *r)
 {
+  conn_idle_release (c);
   if (recv_request (c, r) == -1 || payload_length (c, r) == -1)
     return -1;
   return r->type == NBD_CMD_DISC ? 0 : 1;
