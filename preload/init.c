@@ -4,17 +4,31 @@
  * never opens a socket, and binding is done before any thread can fork.
  * The fork handler is registered here, once, never from a hook.
  */
+#include <pthread.h>
+
 #include "config.h"
 #include "real.h"
 #include "slots.h"
 #include "track.h"
 
+/* The child of fork owns its copy of the tables. */
+static void
+after_fork_child (void)
+{
+  sb_track_adopt ();
+  sb_slots_after_fork_child ();
+}
+
 __attribute__ ((constructor)) static void
 sb_init (void)
 {
   sb_real_bind ();
+  sb_track_adopt ();
   (void) sb_config ();
-  sb_slots_fork_safety ();
+  /* On failure (ENOMEM) a child of fork finds the tables foreign: its
+   * hooks make plain calls, and the parent is unaffected.
+   */
+  (void) pthread_atfork (NULL, NULL, after_fork_child);
 }
 
 /* SOCKBOOST_STATS: sockets the program never closed report at exit. */

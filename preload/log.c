@@ -252,6 +252,14 @@ sb_log (int level, const char *fmt, ...)
 /* The file is opened again (lazily) for the next line: what the user
  * asked for is a log file, not the program's stderr.
  */
+bool
+sb_log_fd_within (unsigned lo, unsigned hi)
+{
+  int fd = atomic_load (&log_target);
+
+  return fd >= 0 && (unsigned) fd >= lo && (unsigned) fd <= hi;
+}
+
 void
 sb_log_fds_gone (unsigned lo, unsigned hi)
 {

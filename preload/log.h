@@ -3,6 +3,8 @@
 #ifndef SOCKBOOST_LOG_H
 #define SOCKBOOST_LOG_H
 
+#include <stdbool.h>
+
 enum { SB_LOG_SILENT, SB_LOG_WARN, SB_LOG_INFO, SB_LOG_TRACE };
 
 /* Set the level and open FILE (NULL for stderr; "%p" becomes the pid).
@@ -23,5 +25,8 @@ extern void sb_log (int level, const char *fmt, ...)
  * descriptor is among them it is no longer ours, so forget it.
  */
 extern void sb_log_fds_gone (unsigned lo, unsigned hi);
+
+/* True if the log file's descriptor is among LO..HI. */
+extern bool sb_log_fd_within (unsigned lo, unsigned hi);
 
 #endif /* SOCKBOOST_LOG_H */

@@ -24,7 +24,6 @@
  * carries the slot's generation, checked after the side is claimed, and a
  * slot is handed out again only when neither side is claimed.
  */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -153,8 +152,8 @@ sb_slot_attach_reads (int i, struct sb_framing *f)
  * half-updated: turn it off (the next call on that socket drops the slot
  * and logs why) and free the side.
  */
-static void
-after_fork_child (void)
+void
+sb_slots_after_fork_child (void)
 {
   for (int i = 0; i < SB_SLOTS; i++) {
     struct slot *s = &pool[i];
@@ -164,14 +163,4 @@ after_fork_child (void)
     atomic_store (&s->claimed[SB_SLOT_OUT], 0);
     atomic_store (&s->claimed[SB_SLOT_IN], 0);
   }
-}
-
-void
-sb_slots_fork_safety (void)
-{
-  /* On failure (ENOMEM) a child may find a tracker claimed for good: its
-   * hooks then make plain calls on that socket, and the parent is
-   * unaffected.
-   */
-  (void) pthread_atfork (NULL, NULL, after_fork_child);
 }

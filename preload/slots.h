@@ -53,10 +53,9 @@ extern void sb_slot_abandon (int i, uint32_t gen, enum sb_framing_off why);
  */
 extern void sb_slot_attach_reads (int i, struct sb_framing *f);
 
-/* Make fork safe: in the child, a tracker that a thread left behind by
- * fork was inside is abandoned and freed for use.  Call once, from the
- * library's constructor.
+/* Child side of fork: a tracker that a thread left behind by fork was
+ * inside is abandoned and freed for use.
  */
-extern void sb_slots_fork_safety (void);
+extern void sb_slots_after_fork_child (void);
 
 #endif /* SOCKBOOST_SLOTS_H */

@@ -1,7 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* Entry lifecycle.  Forgetting happens before the real close so that a
  * number reused at once by another thread never inherits our old state.
+ * A vfork child runs in its parent's memory with descriptors of its own:
+ * it closes (before exec) what stays open in the parent, so its hooks
+ * must change nothing here.  It is told apart by its process id, asked
+ * of the kernel only when a table entry would change (getpid is a system
+ * call): the send and receive paths never ask.
  */
+#include <stdatomic.h>
+#include <unistd.h>
+
 #include "fdtable.h"
 #include "log.h"
 #include "slots.h"
@@ -19,10 +27,30 @@ release (int fd, uint32_t entry)
     sb_slot_release (SB_FD_SLOT (entry));
 }
 
+static _Atomic pid_t owner;
+
+void
+sb_track_adopt (void)
+{
+  atomic_store (&owner, getpid ());
+}
+
+bool
+sb_track_foreign (void)
+{
+  pid_t self = getpid (), unset = 0;
+
+  /* A hook run before the constructor (from another library's) adopts. */
+  if (atomic_compare_exchange_strong (&owner, &unset, self))
+    return false;
+  return self != unset;
+}
+
 void
 sb_track_set (int fd, uint32_t entry)
 {
-  release (fd, sb_fd_swap (fd, entry));
+  if (!sb_track_foreign ())
+    release (fd, sb_fd_swap (fd, entry));
 }
 
 void
@@ -45,13 +73,29 @@ forget (int fd, const char *call)
   release (fd, e);
 }
 
+/* The first tracked descriptor (or the log's) in LO..HI, or -1. */
+static long
+first_known (unsigned lo, unsigned hi)
+{
+  if (sb_log_fd_within (lo, hi))
+    return lo;
+  for (unsigned fd = lo; fd <= hi && fd < SB_FD_MAX; fd++)
+    if (sb_fd_get ((int) fd))
+      return fd;
+  return -1;
+}
+
 void
 sb_track_forget (unsigned lo, unsigned hi, const char *call)
 {
+  long from = first_known (lo, hi);
+
+  if (from < 0 || sb_track_foreign ())
+    return;
   sb_log_fds_gone (lo, hi);
   if (hi >= SB_FD_MAX)
     hi = SB_FD_MAX - 1;
-  for (unsigned fd = lo; fd <= hi && lo < SB_FD_MAX; fd++)
+  for (unsigned fd = (unsigned) from; fd <= hi; fd++)
     if (sb_fd_get ((int) fd))
       forget ((int) fd, call);
 }

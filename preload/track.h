@@ -5,13 +5,28 @@
 #ifndef SOCKBOOST_TRACK_H
 #define SOCKBOOST_TRACK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
-/* FD now holds a new object described by ENTRY. */
+/* The tables belong to the process that loaded the library (or forked
+ * from it): record it.  From the constructor and the fork handler.
+ */
+extern void sb_track_adopt (void);
+
+/* True in a process that shares the tables but not the descriptors: a
+ * vfork child (or one made by clone or _Fork, which skip fork handlers).
+ * Its descriptors are its own, so what it closes or creates must leave
+ * the tables alone.  Costs a getpid system call.
+ */
+extern bool sb_track_foreign (void);
+
+/* FD now holds a new object described by ENTRY (nothing in a foreign
+ * process).
+ */
 extern void sb_track_set (int fd, uint32_t entry);
 
 /* The host is about to close or replace descriptors LO..HI by the hook
- * CALL.
+ * CALL (nothing in a foreign process).
  */
 extern void sb_track_forget (unsigned lo, unsigned hi, const char *call);
 

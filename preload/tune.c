@@ -185,6 +185,8 @@ sb_tune_new (int fd, uint32_t kind, enum sb_side side)
   const struct sb_config *c = sb_config ();
   uint32_t e = SB_FD_KNOWN | kind | ((uint32_t) side << SB_FD_SIDE_SHIFT);
 
+  if (sb_track_foreign ())
+    return;
   if (kind == 0) {
     sb_track_set (fd, SB_FD_KNOWN);
     return;
