@@ -37,8 +37,19 @@ release () {
   assert_success
   release
   # 128 at most: the holder's 129th and 130th closed the two oldest, the
-  # good client the third.
-  assert_equal "$(cat "$HELD")" "closed: 0 1 2"
+  # good client the third (more, and still the oldest, if the 10 s limit
+  # passed first on a slow machine, as under valgrind).
+  assert_oldest_closed 3
+}
+
+# The connections $HELD says were closed are the oldest ones, at least N.
+assert_oldest_closed () {
+  local closed=($(cat "$HELD")) i
+  [ "${closed[0]}" = closed: ] || fail "holder said: ${closed[*]}"
+  [ $((${#closed[@]} - 1)) -ge "$1" ] || fail "fewer than $1 closed: ${closed[*]}"
+  for ((i = 1; i < ${#closed[@]}; i++)); do
+    [ "${closed[i]}" = $((i - 1)) ] || fail "not the oldest closed: ${closed[*]}"
+  done
 }
 
 @test "at the limit the oldest handshake is closed, with a log line" {
