@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <linux/close_range.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "hooks.h"
@@ -44,6 +45,23 @@ sb_close_range (unsigned lo, unsigned hi, int flags)
   return SB_REAL_CALL (close_range, lo, hi, flags);
 }
 
+/* glibc's closefrom closes through the close_range system call, which
+ * the close_range hook never sees.  Without a libc closefrom to call (a
+ * program linked against one runs where there is one), the system call.
+ */
+static void
+sb_closefrom (int lowfd)
+{
+  unsigned lo = lowfd < 0 ? 0 : (unsigned) lowfd;
+
+  sb_track_forget (lo, ~0u, "closefrom");
+  sb_real_ready ();
+  if (sb_real.closefrom)
+    sb_real.closefrom (lowfd);
+  else
+    (void) syscall (SYS_close_range, lo, ~0u, 0);
+}
+
 SB_EXPORT int
 close (int fd)
 {
@@ -66,4 +84,10 @@ SB_EXPORT int
 close_range (unsigned lo, unsigned hi, int flags)
 {
   return sb_close_range (lo, hi, flags);
+}
+
+SB_EXPORT void
+closefrom (int lowfd)
+{
+  sb_closefrom (lowfd);
 }

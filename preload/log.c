@@ -3,9 +3,11 @@
  * is opened only when there is a first line to write, never through a
  * symbolic link at its name, and its descriptor is moved out of the way
  * (high number, close-on-exec) and dropped as soon as the host closes or
- * reuses that number.  Every line is one line: the values callers format
- * into it are escaped (common/escape.h), and what reaches the file is
- * checked once more here.
+ * reuses that number: a hooked call says so, and before each line the
+ * descriptor must still name the file opened (device and inode), since
+ * the host can close it unseen (closefrom inside libc, a raw syscall).
+ * Every line is one line: the values callers format into it are escaped
+ * (common/escape.h), and what reaches the file is checked once more here.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "escape.h"
@@ -29,6 +32,9 @@ enum { LOG_STDERR = -1, LOG_UNOPENED = -2 };
 
 static _Atomic int log_level = SB_LOG_WARN;
 static _Atomic int log_target = LOG_STDERR;
+/* The file a log_target descriptor must name. */
+static _Atomic dev_t log_dev;
+static _Atomic ino_t log_ino;
 /* SOCKBOOST_LOG_FILE made absolute at start-up ("" if that failed), and
  * as given, for messages.
  */
@@ -83,30 +89,47 @@ close_real (int fd)
     sb_real.close (fd);
 }
 
-/* Why the file open on FD must not be written, or NULL if it may: only a
- * regular file of our own with no other name (no hard link planted to
- * someone else's file), a character device (/dev/null, a terminal) or a
- * FIFO.
+/* A FIFO or character device may be written if it is the user's own,
+ * /dev/null, or /dev/tty (the process's own terminal, whoever owns the
+ * node): another user's FIFO would hand them the log.
  */
 static const char *
-unsuitable (int fd)
+foreign_device (const struct stat *st)
 {
-  struct stat st;
-
-  if (fstat (fd, &st) == -1)
-    return strerrordesc_np (errno);
-  if (S_ISCHR (st.st_mode) || S_ISFIFO (st.st_mode))
+  if (!S_ISCHR (st->st_mode) && !S_ISFIFO (st->st_mode))
     return NULL;
-  if (!S_ISREG (st.st_mode))
+  if (st->st_uid == geteuid ()
+      || (S_ISCHR (st->st_mode) && (st->st_rdev == makedev (1, 3)
+                                    || st->st_rdev == makedev (5, 0))))
+    return NULL;
+  return S_ISFIFO (st->st_mode) ? "the FIFO belongs to another user"
+    : "the device belongs to another user";
+}
+
+/* Why the file open on FD (its status in *ST) must not be written, or
+ * NULL if it may: only a regular file of our own with no other name (no
+ * hard link planted to someone else's file), or a FIFO or character
+ * device that foreign_device allows.
+ */
+static const char *
+unsuitable (int fd, struct stat *st)
+{
+  if (fstat (fd, st) == -1)
+    return strerrordesc_np (errno);
+  if (S_ISCHR (st->st_mode) || S_ISFIFO (st->st_mode))
+    return foreign_device (st);
+  if (!S_ISREG (st->st_mode))
     return "not a regular file, character device or FIFO";
-  if (st.st_uid != geteuid ())
+  if (st->st_uid != geteuid ())
     return "the file belongs to another user";
-  if (st.st_nlink != 1)
+  if (st->st_nlink != 1)
     return "the file has other hard links";
   return NULL;
 }
 
-/* Open the log file PATH for appending, or return -1 with *WHY set.
+/* Open the log file PATH for appending, or return -1 with *WHY set; its
+ * device and inode go to log_dev and log_ino.  Another user's FIFO or
+ * device is refused before it is opened (and checked again after).
  * O_NOFOLLOW: a symbolic link at that name is refused, never followed
  * (links in the directories above it are followed, as for any name the
  * user gives).  O_NONBLOCK: a FIFO without a reader fails at once instead
@@ -119,6 +142,8 @@ open_log_file (const char *path, const char **why)
   struct stat st;
   int fd, high;
 
+  if (lstat (path, &st) == 0 && (*why = foreign_device (&st)) != NULL)
+    return -1;
   fd = open (path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW
              | O_NOCTTY | O_NONBLOCK, 0600);
   if (fd == -1) {
@@ -127,11 +152,13 @@ open_log_file (const char *path, const char **why)
       : strerrordesc_np (errno);
     return -1;
   }
-  *why = unsuitable (fd);
+  *why = unsuitable (fd, &st);
   if (*why) {
     close_real (fd);
     return -1;
   }
+  atomic_store (&log_dev, st.st_dev);
+  atomic_store (&log_ino, st.st_ino);
   high = fcntl (fd, F_DUPFD_CLOEXEC, SB_LOG_FD_FLOOR);
   if (high == -1)
     return fd;               /* low limit on descriptors: keep it where it is */
@@ -207,11 +234,28 @@ open_lazily (void)
   return expected >= 0 ? expected : STDERR_FILENO;
 }
 
+/* Does FD still name the file the log opened? */
+static bool
+names_log_file (int fd)
+{
+  struct stat st;
+
+  return fstat (fd, &st) == 0 && st.st_dev == atomic_load (&log_dev)
+    && st.st_ino == atomic_load (&log_ino);
+}
+
+/* Where the next line goes.  A descriptor that names something else now
+ * is the host's: forgotten (never closed), and the file opened again.
+ */
 static int
 line_fd (void)
 {
   int fd = atomic_load (&log_target);
 
+  if (fd >= 0 && !names_log_file (fd)) {
+    atomic_compare_exchange_strong (&log_target, &fd, LOG_UNOPENED);
+    fd = atomic_load (&log_target);
+  }
   if (fd == LOG_UNOPENED)
     return open_lazily ();
   return fd >= 0 ? fd : STDERR_FILENO;

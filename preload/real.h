@@ -25,6 +25,7 @@
   X (dup2, int, (int, int))                                                \
   X (dup3, int, (int, int, int))                                           \
   X (close_range, int, (unsigned, unsigned, int))                          \
+  X (closefrom, void, (int))                                               \
   X (send, ssize_t, (int, const void *, size_t, int))                     \
   X (sendto, ssize_t, (int, const void *, size_t, int,                     \
                        const struct sockaddr *, socklen_t))                \

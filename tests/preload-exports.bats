@@ -7,5 +7,5 @@ load helpers
   requires nm
   run bash -c "nm -D --defined-only '$LIBSOCKBOOST' | awk '{ print \$3 }' | sort | tr '\n' ' '"
   assert_success
-  assert_output "__read_chk __recv_chk __recvfrom_chk accept accept4 close close_range connect dup2 dup3 read readv recv recvfrom recvmmsg recvmsg send sendfile sendfile64 sendmmsg sendmsg sendto setsockopt socket socketpair splice write writev "
+  assert_output "__read_chk __recv_chk __recvfrom_chk accept accept4 close close_range closefrom connect dup2 dup3 read readv recv recvfrom recvmmsg recvmsg send sendfile sendfile64 sendmmsg sendmsg sendto setsockopt socket socketpair splice write writev "
 }
