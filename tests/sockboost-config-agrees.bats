@@ -4,7 +4,7 @@
 # environments, every SOCKBOOST_* variable with good and bad values, a
 # probe under the library gets the tb sb-config predicts on each of its
 # unix sockets (getsockopt), and the library prints exactly the warnings
-# sb-config lists; sockboost run's option checks say the same.
+# sb-config lists; doctor --json and run's option checks say the same.
 # Nothing here restates a rule: each side is asked, and they must agree.
 bats_require_minimum_version 1.5.0
 load helpers
@@ -126,6 +126,30 @@ WITHOUT_NET_ADMIN=(setpriv --bounding-set=-net_admin)
   done
   run "${WITHOUT_NET_ADMIN[@]}" "$SB_CONFIG"
   assert_line "can_force	0"
+}
+
+# doctor --json's expected tb and warnings in environment ROW (PREFIX...
+# before it) are the library's.
+check_doctor () {
+  local predicted json
+  predicted=$(predict "$@")
+  run_probe "$@"
+  split_row "$1"
+  json=$("${@:2}" env "${ASSIGNMENTS[@]}" "$SOCKBOOST" doctor --json) ||
+    fail "doctor failed for '$1': $json"
+  assert_equal "$(jq -r .expected_tb <<<"$json")" "$PROBE_TBS"
+  assert_equal "$(jq -r '.warnings[]' <<<"$json")" "$PROBE_LOG"
+  assert_equal "$PROBE_LOG" "$(predicted_warnings "$predicted")"
+}
+
+@test "doctor --json expects the tb and lists the warnings the library gives" {
+  requires jq ss setpriv
+  check_doctor ""
+  check_doctor "SOCKBOOST_SNDBUF=3X|SOCKBOOST_FORCE=x"
+  check_doctor "SOCKBOOST_SNDBUF=off"
+  check_doctor "SOCKBOOST_SNDBUF=64K"
+  check_doctor "SOCKBOOST_SNDBUF=$ABOVE_MAX"
+  [ "$ABOVE_MAX" -le "$WMEM_MAX" ] || check_doctor "SOCKBOOST_SNDBUF=$ABOVE_MAX" "${WITHOUT_NET_ADMIN[@]}"
 }
 
 @test "sockboost run takes the --sndbuf and --scope values the library takes" {

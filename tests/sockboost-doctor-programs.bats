@@ -93,6 +93,23 @@ doctor_json_with_fakes () {
   assert_output --regexp "^10\.1\.0\|nothing: QEMU 10\.1 and later set 2 MiB themselves.*\|nothing: it sets TCP_NODELAY and corks its requests itself$"
 }
 
+@test "QEMU's system emulators: the NBD server as qemu-nbd's; the client sets TCP_NODELAY" {
+  fake_program qemu-system-x86_64 "QEMU emulator version 7.2.0 (fake)"
+  fake_program qemu-system-aarch64 "QEMU emulator version 10.1.0 (fake)"
+  run doctor_json_with_fakes
+  assert_success
+  local json=$output client="; nothing for its NBD client, which sets TCP_NODELAY itself"
+  run program_entry qemu-system-x86_64 "$json"
+  assert_output "7.2.0|raises the send buffer to tb $BOOSTED_TB: QEMU before 10.1 leaves the default|sets TCP_NODELAY on the NBD sockets its server accepts: QEMU before 8.0 leaves Nagle on, so each small reply chunk waits for the client's delayed ACK (about 40 ms)$client"
+  run program_entry qemu-system-aarch64 "$json"
+  assert_output --regexp "^10\.1\.0\|nothing: QEMU 10\.1 and later set 2 MiB themselves.*\|nothing: QEMU 8\.0 and later cork each reply themselves.*$client\$"
+  SOCKBOOST_NODELAY=0 run doctor_json_with_fakes
+  run program_entry qemu-system-x86_64 "$output"
+  assert_output --regexp "\|nothing, as SOCKBOOST_NODELAY=0 asks: QEMU before 8\.0 leaves Nagle on for the NBD sockets its server accepts$client\$"
+  PATH=$BATS_TEST_TMPDIR/bin:$PATH run "$SOCKBOOST" doctor
+  assert_line "    qemu-system-x86_64 7.2.0 ($BATS_TEST_TMPDIR/bin/qemu-system-x86_64)"
+}
+
 @test "QEMU before 8.0 gets TCP_NODELAY, unless SOCKBOOST_NODELAY=0" {
   fake_program qemu-nbd "qemu-nbd 7.1.0 (fake)"
   run doctor_json_with_fakes
@@ -134,9 +151,11 @@ doctor_json_with_fakes () {
   mkdir -p "$BATS_TEST_TMPDIR/nopath"
   local tool
   # A PATH without nbd-server: only the tools doctor itself needs.
-  for tool in bash awk ss sed grep cat mktemp rm sleep readlink find sort fold cut head printf timeout kill; do
+  for tool in bash ss sed readlink; do
     ln -sf "$(type -P "$tool")" "$BATS_TEST_TMPDIR/nopath/$tool" 2>/dev/null || true
   done
+  # The interpreter itself, not a shim that needs a PATH of its own.
+  ln -sf "$(python3 -c 'import sys; print(sys.executable)')" "$BATS_TEST_TMPDIR/nopath/python3"
   run env PATH="$BATS_TEST_TMPDIR/bin:$BATS_TEST_TMPDIR/nopath" "$SOCKBOOST" doctor --json
   assert_success
   local json=$output

@@ -66,7 +66,7 @@ above_wmem_max () {
   SOCKBOOST_SNDBUF=$want run "$SOCKBOOST" doctor
   assert_success
   assert_output --partial "can force              yes"
-  assert_output --partial "honoured               yes, by forcing"
+  assert_output --partial "honoured               yes, by forcing: tb $((2 * want)); programs without CAP_NET_ADMIN get tb $((2 * $(wmem_max)))"
   assert_output --partial "PASS: tb $((2 * want)) "
 }
 
@@ -77,7 +77,7 @@ above_wmem_max () {
   SOCKBOOST_SNDBUF=$want run doctor_without_net_admin
   assert_success
   assert_output --partial "can force              no"
-  assert_output --partial "NO: clipped to wmem_max $(wmem_max)"
+  assert_output --partial "NO: clipped to wmem_max $(wmem_max): tb $((2 * $(wmem_max)))"
   assert_output --partial "sysctl -w net.core.wmem_max=$want"
   assert_output --partial "echo 'net.core.wmem_max = $want' > /etc/sysctl.d/"
   assert_output --partial "PASS: tb $((2 * $(wmem_max))) "
@@ -93,4 +93,16 @@ above_wmem_max () {
 @test "doctor takes no arguments" {
   run "$SOCKBOOST" doctor extra
   assert_failure 2
+}
+
+@test "CAP_NET_ADMIN over a network the user namespace does not own cannot force: doctor knows" {
+  requires ss unshare
+  local want
+  want=$(above_wmem_max)
+  unshare -U -r true 2>/dev/null || skip "user namespaces are not available here"
+  SOCKBOOST_SNDBUF=$want run unshare -U -r "$SOCKBOOST" doctor
+  assert_success
+  assert_output --partial "can force              no"
+  assert_output --partial "NO: clipped to wmem_max $(wmem_max): tb $((2 * $(wmem_max)))"
+  assert_output --partial "PASS: tb $((2 * $(wmem_max))) "
 }

@@ -16,6 +16,25 @@ setup () {
   assert_output --partial "listening only: no client is connected now"
 }
 
+@test "without the library, the note points to run and attach, and promises nothing" {
+  start_sbnbd_unix memory:1M
+  run "$SOCKBOOST" status "$NBD_PID"
+  assert_success
+  assert_output --partial "libsockboost.so: not loaded"
+  refute_output --partial "the library tunes each"
+  assert_output --partial "'sockboost run'"
+  assert_output --partial "'sockboost attach --watch $NBD_PID'"
+}
+
+@test "with the library loaded, the note says it tunes each connection accepted" {
+  LD_PRELOAD=$LIBSOCKBOOST start_sbnbd_unix memory:1M
+  run "$SOCKBOOST" status "$NBD_PID"
+  assert_success
+  assert_output --partial "libsockboost.so: loaded"
+  assert_output --partial "the library tunes each"$'\n'"  connection as the program accepts it."
+  refute_output --partial "sockboost attach"
+}
+
 @test "an idle TCP server shows its listening socket" {
   start_sbnbd_tcp memory:1M
   run "$SOCKBOOST" status "$NBD_PID"

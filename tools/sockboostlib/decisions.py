@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: MIT
+"""What libsockboost.so decides in this environment, asked of the library
+itself: sb-config runs the library's own settings parser and send-buffer
+rule (preload/config.c, preload/tune-rules.c) and prints the result.
+Nothing here knows a rule of the library.
+
+    d = ask(TOOLSDIR)
+    d.tb, d.clipped, d.warnings, d.nodelay
+"""
+
+import dataclasses
+import os
+import subprocess
+
+
+class HelperError(Exception):
+    """sb-config is missing or failed."""
+
+
+@dataclasses.dataclass
+class Decisions:
+    version: str               # of the library's sources
+    settings: str              # the library's own one-line summary
+    sndbuf: int                # SOCKBOOST_SNDBUF in bytes, 0 when off
+    nodelay: bool
+    cork: bool
+    scope: str                 # "all" or "nbd"
+    wmem_default: int
+    wmem_max: int              # -1 when unknown
+    can_force: bool            # SO_SNDBUFFORCE allowed
+    before: int                # the socket's tb when the library sees it
+    request: int               # what it asks SO_SNDBUF(FORCE) for, 0: off
+    option: str                # "SO_SNDBUF", "SO_SNDBUFFORCE" or "none"
+    clipped: bool              # wmem_max clips the request
+    tb: int                    # the socket's tb afterwards (ss's tb)
+    warnings_printed: bool     # whether the library prints its warnings
+    warnings: list             # each as the library prints it
+    invalid: list              # (variable, value shown, what it expects)
+
+
+def parse(output):
+    """Decisions from sb-config's 'KEY<tab>VALUE...' lines."""
+    values, warnings, invalid = {}, [], []
+    for line in output.splitlines():
+        key, _, value = line.partition("\t")
+        if key == "warning":
+            warnings.append(value)
+        elif key == "invalid":
+            invalid.append(tuple(value.split("\t")))
+        else:
+            values.setdefault(key, value)
+    fields = {}
+    for f in dataclasses.fields(Decisions):
+        if f.name in ("warnings", "invalid"):
+            continue
+        text = values[f.name]
+        fields[f.name] = (text if f.type is str
+                          else bool(int(text)) if f.type is bool
+                          else int(text))
+    return Decisions(warnings=warnings, invalid=invalid, **fields)
+
+
+def ask(toolsdir, before=None, program_asked=None, can_force=None, env=None):
+    """The library's decisions in ENV (default: ours) for a unix socket of
+    tb BEFORE, or one whose program asked SO_SNDBUF PROGRAM_ASKED itself
+    before the library saw it; CAN_FORCE overrides whether the program
+    may force."""
+    cmd = [os.path.join(toolsdir, "sb-config")]
+    if before is not None:
+        cmd += ["--before", str(before)]
+    if program_asked is not None:
+        cmd += ["--program-asked", str(program_asked)]
+    if can_force is not None:
+        cmd += ["--can-force", "yes" if can_force else "no"]
+    try:
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, env=env, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise HelperError("%s: %s" % (cmd[0], e))
+    if r.returncode != 0:
+        raise HelperError(r.stderr.strip() or "%s failed" % cmd[0])
+    return parse(r.stdout)

@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: MIT
+"""What the library changes for each NBD program, by version, for doctor
+(the programs on PATH) and status (the program of a process).
+
+Each claim about a program was checked with strace on the version named
+(Debian 12's QEMU 7.2, nbdkit 1.32, libnbd 1.14, nbd-server 3.24;
+Debian 13's QEMU 10.0, nbdkit 1.42, libnbd 1.22; unstable's QEMU 11.1,
+nbdkit 1.48, libnbd 1.24); the thresholds between are QEMU's own (8.0
+corks replies, 10.1 sets 2 MiB on its unix sockets).  What the library
+does is not decided here: the decisions come from the library itself
+(decisions.ask)."""
+
+import dataclasses
+import fnmatch
+import os
+import re
+import subprocess
+
+from . import decisions
+
+NBD_PROGRAMS = ("qemu-nbd", "qemu-img", "nbdkit", "nbdcopy", "nbdinfo",
+                "nbd-server")
+# QEMU's system emulators run the same NBD server as qemu-nbd
+# (nbd-server-start: storage migration's destination, backup pull) and
+# the same NBD client as qemu-img (blockdev-mirror to an nbd node).
+QEMU_SYSTEM = "qemu-system-*"
+# What QEMU 10.1 and libnbd 1.24 set on their unix sockets themselves.
+PROGRAMS_OWN_SNDBUF = 2 << 20
+
+
+@dataclasses.dataclass
+class Program:
+    name: str
+    path: str
+    version: str               # None when it printed none
+    unix: str                  # what the library changes on unix sockets
+    tcp: str                   # and on TCP sockets
+
+
+def is_nbd_program(name):
+    return name in NBD_PROGRAMS or fnmatch.fnmatch(name, QEMU_SYSTEM)
+
+
+def version_of(name, path):
+    """The version PATH prints, as digits and dots, or None."""
+    option = "-V" if name == "nbd-server" else "--version"
+    try:
+        out = subprocess.run([path, option], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             timeout=5).stdout.decode("utf-8", "replace")
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    lines = out.splitlines() or [""]
+    if name in ("nbdcopy", "nbdinfo"):
+        lines = [l for l in lines if l.startswith("libnbd ")] or [""]
+    elif name != "nbd-server":
+        lines = lines[:1]
+    found = re.search(r"[0-9]+\.[0-9]+(\.[0-9]+)?", "\n".join(lines))
+    return found.group(0) if found else None
+
+
+def older(version, than):
+    """Whether VERSION is lower than THAN, numerically dot by dot."""
+    def parts(v):
+        return [int(p) for p in v.split(".")] + [0] * (3 - v.count(".") - 1)
+    return parts(version) < parts(than)
+
+
+def unix_raise(d):
+    """What the library does, by decisions D, to a unix socket."""
+    if d.request == 0:
+        return "nothing: SOCKBOOST_SNDBUF is off"
+    if d.tb <= d.before:
+        return "nothing: the request is not above the default"
+    return "raises the send buffer to tb %d" % d.tb
+
+
+class Changes:
+    """What the library changes for a program, from the library's own
+    decisions: for a socket of the default buffer, and for one whose
+    program set 2 MiB itself first (asked once, when needed)."""
+
+    def __init__(self, toolsdir):
+        self.toolsdir = toolsdir
+        self.default = decisions.ask(toolsdir)
+        self.after_own = None
+
+    def on_own_sndbuf(self):
+        if self.after_own is None:
+            self.after_own = decisions.ask(
+                self.toolsdir, program_asked=PROGRAMS_OWN_SNDBUF)
+        return self.after_own
+
+    def qemu_unix(self, version):
+        if older(version, "10.1"):
+            return unix_raise(self.default) + \
+                ": QEMU before 10.1 leaves the default"
+        return ("nothing: QEMU 10.1 and later set 2 MiB themselves, just "
+                "after the library's hook (a larger SOCKBOOST_SNDBUF does "
+                "not hold)")
+
+    def qemu_server_tcp(self, version, sockets):
+        """The TCP change for QEMU's NBD server, on SOCKETS (those it
+        accepts)."""
+        if not older(version, "8.0"):
+            return ("nothing: QEMU 8.0 and later cork each reply themselves "
+                    "(10.0 and 11.1 also set TCP_NODELAY)")
+        if not self.default.nodelay:
+            return ("nothing, as SOCKBOOST_NODELAY=0 asks: QEMU before 8.0 "
+                    "leaves Nagle on for %s" % sockets)
+        return ("sets TCP_NODELAY on %s: QEMU before 8.0 "
+                "leaves Nagle on, so each small reply chunk waits for the "
+                "client's delayed ACK (about 40 ms)" % sockets)
+
+    def of(self, name, version):
+        """(unix, tcp): what the library changes for NAME at VERSION."""
+        if version is None:
+            return ("unknown: it printed no version",) * 2
+        if name in ("nbdcopy", "nbdinfo"):
+            return self.libnbd(version)
+        if name == "nbdkit":
+            return (unix_raise(self.default) + ": nbdkit leaves the default",
+                    "nothing: nbdkit sets TCP_NODELAY and passes MSG_MORE "
+                    "itself")
+        if name == "nbd-server":
+            return self.nbd_server(version)
+        if name == "qemu-img":
+            return (self.qemu_unix(version), "nothing: it sets TCP_NODELAY "
+                    "and corks its requests itself")
+        if name == "qemu-nbd":
+            return (self.qemu_unix(version),
+                    self.qemu_server_tcp(version, "the sockets it accepts"))
+        return (self.qemu_unix(version),
+                self.qemu_server_tcp(version,
+                                     "the NBD sockets its server accepts") +
+                "; nothing for its NBD client, which sets TCP_NODELAY itself")
+
+    def libnbd(self, version):
+        tcp = "nothing: libnbd sets TCP_NODELAY and passes MSG_MORE itself"
+        if older(version, "1.23"):
+            return (unix_raise(self.default) +
+                    ": libnbd before 1.24 leaves the default", tcp)
+        if older(version, "1.24"):
+            return ("not checked for libnbd %s (1.22 leaves the default, "
+                    "1.24 sets 2 MiB itself)" % version, tcp)
+        own = self.on_own_sndbuf()
+        if own.tb <= own.before:
+            return ("nothing: libnbd 1.24 and later set 2 MiB themselves",
+                    tcp)
+        return (unix_raise(own) + ": libnbd 1.24 and later set 2 MiB "
+                "themselves, before connecting", tcp)
+
+    def nbd_server(self, version):
+        unix = unix_raise(self.default) + ": nbd-server leaves the default"
+        if not self.default.cork:
+            tcp = ("nothing, as SOCKBOOST_CORK=off asks: nbd-server writes a "
+                   "reply's header and data in separate calls")
+        else:
+            tcp = ("corks each reply: nbd-server sets TCP_NODELAY itself but "
+                   "writes a reply's header and data in separate calls, so "
+                   "the header would leave as a segment of its own")
+        if version != "3.24":
+            tcp += " (as checked on 3.24)"
+        return unix, tcp
+
+
+def describe(changes, name, path):
+    version = version_of(name, path)
+    unix, tcp = changes.of(name, version)
+    return Program(name, path, version, unix, tcp)
+
+
+def on_path():
+    """{name: path} of the NBD programs on PATH, QEMU's system emulators
+    included, in the order PATH finds them."""
+    found = {}
+    for d in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        try:
+            names = sorted(os.listdir(d or "."))
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(d or ".", name)
+            if (is_nbd_program(name) and name not in found
+                    and os.path.isfile(path) and os.access(path, os.X_OK)):
+                found[name] = path
+    return found
+
+
+def survey(toolsdir):
+    """(programs found, names missing): each NBD program on PATH with
+    what the library changes for it; QEMU_SYSTEM stands for the system
+    emulators when there is none."""
+    found, changes = on_path(), Changes(toolsdir)
+    present = [describe(changes, n, found[n]) for n in NBD_PROGRAMS
+               if n in found]
+    present += [describe(changes, n, p) for n, p in sorted(found.items())
+                if n not in NBD_PROGRAMS]
+    missing = [n for n in NBD_PROGRAMS if n not in found]
+    if not any(fnmatch.fnmatch(n, QEMU_SYSTEM) for n in found):
+        missing.append(QEMU_SYSTEM)
+    return present, missing
