@@ -22,7 +22,6 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from sockboostlib.text import shown  # noqa: E402
 
-PROG = "sockboost libvirt"
 # make install substitutes this; in the build tree, sockboost is beside us.
 INSTALLED_SOCKBOOST = "@BINDIR@/sockboost"
 QEMU_NS = "http://libvirt.org/schemas/domain/qemu/1.0"
@@ -94,7 +93,7 @@ def run_environment(run_options):
     r = subprocess.run(cmd, env=env, capture_output=True)
     err = r.stderr.decode(errors="surrogateescape").strip()
     if r.returncode == 2:
-        raise UsageError(err.splitlines()[0].replace("sockboost: run: ", "", 1))
+        raise UsageError(err.partition("\n")[0].replace("sockboost: run: ", "", 1))
     if r.returncode != 0:
         raise Failure(err.replace("sockboost: ", "", 1) or
                       "sockboost run failed with status %d" % r.returncode)
@@ -103,7 +102,9 @@ def run_environment(run_options):
     found = {name: value for name, _, value in pairs
              if name == "LD_PRELOAD" or name.startswith("SOCKBOOST_")}
     found.pop("SOCKBOOST_LIBRARY", None)
-    return [("LD_PRELOAD", found.pop("LD_PRELOAD"))] + sorted(found.items())
+    # QEMU's working directory is not ours.
+    library = os.path.abspath(found.pop("LD_PRELOAD"))
+    return [("LD_PRELOAD", library)] + sorted(found.items())
 
 
 def check_entry_values(entries):
@@ -192,13 +193,18 @@ def is_ours(name, value):
             and os.path.basename(value.strip()) == "libsockboost.so")
 
 
+def root_tag_end(text):
+    """Where the start tag of <domain> ends (its '>')."""
+    return text.index(">", text.index("<domain"))
+
+
 def add_entries(text, entries):
     """TEXT with the namespace on <domain> and ENTRIES appended to its
     <qemu:commandline>, made if missing where libvirt puts it."""
     lines = "".join(ENV_LINE % (name, escape(value, {"'": "&apos;",
                                                     '"': "&quot;"}))
                     for name, value in entries)
-    tag_end = text.index(">")
+    tag_end = root_tag_end(text)
     if NS_ATTR not in text[:tag_end]:
         text = text[:tag_end] + NS_ATTR + text[tag_end:]
     if BLOCK_CLOSE in text:
@@ -216,7 +222,7 @@ def remove_entries(text):
                         else m[0], text)
     text = text.replace(BLOCK_OPEN + BLOCK_CLOSE, "")
     if "<qemu:" not in text:
-        tag_end = text.index(">")
+        tag_end = root_tag_end(text)
         text = text[:tag_end].replace(NS_ATTR, "") + text[tag_end:]
     return text
 
