@@ -266,7 +266,8 @@ def main(argv):
             "library": for_json(library),
             "self_test": {"passed": passed, "verdict": test_verdict},
             "unix_ceiling": unix_ceiling,
-            "programs": [vars(p) for p in found],
+            "programs": [dict(vars(p), path=for_json(p.path))
+                         for p in found],
             "missing_programs": missing}, indent=1))
     return 0 if passed else 1
 

@@ -122,9 +122,21 @@ def read_text(path):
         return ""
 
 
+def library_environment(pid):
+    """Our environment with PID's SOCKBOOST_* variables instead of ours:
+    the settings the library has (or would have) in PID."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("SOCKBOOST_")}
+    for item in read_text("/proc/%d/environ" % pid).split("\0"):
+        name, _, value = item.partition("=")
+        if name.startswith("SOCKBOOST_"):
+            env[name] = value
+    return env
+
+
 def nbd_program(pid):
-    """The NBD program PID runs, with what the library changes for it,
-    or None."""
+    """The NBD program PID runs, with what the library changes for it
+    with PID's settings, or None."""
     try:
         path = os.readlink("/proc/%d/exe" % pid)
     except OSError:
@@ -132,7 +144,8 @@ def nbd_program(pid):
     name = os.path.basename(path)
     if not programs.is_nbd_program(name) or not os.path.isfile(path):
         return None
-    return programs.describe(programs.Changes(command.TOOLSDIR), name, path)
+    changes = programs.Changes(command.TOOLSDIR, library_environment(pid))
+    return programs.describe(changes, name, path)
 
 
 def wmem_default():
@@ -191,7 +204,8 @@ def print_json(proc, default):
     print(json.dumps({
         "pid": proc.pid, "name": for_json(proc.comm),
         "library": proc.library and for_json(proc.library),
-        "program": proc.program and vars(proc.program),
+        "program": proc.program and dict(vars(proc.program),
+                                         path=for_json(proc.program.path)),
         "wmem_default": default, "tcp_wmem": proc.tcp_wmem,
         "sockets": [socket_json(s, verdict(s, default, proc.tcp_wmem[2]))
                     for s in proc.sockets]}, indent=1))

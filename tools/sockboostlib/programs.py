@@ -77,18 +77,20 @@ def unix_raise(d):
 
 class Changes:
     """What the library changes for a program, from the library's own
-    decisions: for a socket of the default buffer, and for one whose
-    program set 2 MiB itself first (asked once, when needed)."""
+    decisions in ENV (default: ours): for a socket of the default buffer,
+    and for one whose program set 2 MiB itself first (asked once, when
+    needed)."""
 
-    def __init__(self, toolsdir):
-        self.toolsdir = toolsdir
-        self.default = decisions.ask(toolsdir)
+    def __init__(self, toolsdir, env=None):
+        self.toolsdir, self.env = toolsdir, env
+        self.default = decisions.ask(toolsdir, env=env)
         self.after_own = None
 
     def on_own_sndbuf(self):
         if self.after_own is None:
             self.after_own = decisions.ask(
-                self.toolsdir, program_asked=PROGRAMS_OWN_SNDBUF)
+                self.toolsdir, program_asked=PROGRAMS_OWN_SNDBUF,
+                env=self.env)
         return self.after_own
 
     def qemu_unix(self, version):
