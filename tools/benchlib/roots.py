@@ -67,6 +67,11 @@ def enter_namespace(roots, argv):
         if os.geteuid() != 0:
             raise OSError("--root needs root (chroot and a private mount "
                           "namespace)")
+        if not root_is_mount_point():
+            raise OSError("--root needs / to be a mount point, to make a "
+                          "private mount namespace; here it is not (a chroot?): "
+                          "run the benchmark outside the chroot, or bind-mount "
+                          "the chroot's directory onto itself before entering it")
         # Without --fork, unshare execs in this very process: the mark is
         # this pid, which a program the benchmark starts does not have.
         env = dict(os.environ, **{NAMESPACE_MARK: str(os.getpid())})
@@ -86,6 +91,16 @@ def enter_namespace(roots, argv):
         # The build tree is only read there.
         for path in shared[1:]:
             run_mount(["-o", "remount,bind,ro", root.path + path])
+
+
+def root_is_mount_point():
+    """False where / is not a mount point (a plain chroot), in which
+    unshare --propagation private fails; True when it cannot tell."""
+    try:
+        with open("/proc/self/mountinfo") as f:
+            return any(line.split()[4] == "/" for line in f)
+    except OSError:
+        return True
 
 
 def mount(mounted, args, target):
