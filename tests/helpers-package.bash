@@ -10,6 +10,19 @@ package_build () {
   unshare --net -- make -s -C "$SB_ROOT" deb DEB_DIR="$dir" > "$dir/build.log" 2>&1
 }
 
+# Build the package once per bats run, shared by the tests/package-*.bats
+# files: print the directory (BATS_RUN_TMPDIR/sockboost-deb); fail as the
+# build did.
+package_build_once () {
+  local dir=$BATS_RUN_TMPDIR/sockboost-deb status=0
+  if [ ! -e "$dir/status" ]; then
+    package_build "$dir" || status=$?
+    echo "$status" > "$dir/status"
+  fi
+  echo "$dir"
+  return "$(cat "$dir/status")"
+}
+
 # The .deb that package_build left in DIR.
 package_deb () {
   local debs=("$1"/sockboost_*.deb)

@@ -13,16 +13,15 @@ load helpers
 setup_file () {
   [ "$(id -u)" -eq 0 ] || skip "needs root (debootstrap, chroot, namespaces)"
   requires debootstrap dpkg-buildpackage unshare flock
-  local t0=$SECONDS t1
-  package_build "$BATS_FILE_TMPDIR/deb" ||
-    { tail -n 20 "$BATS_FILE_TMPDIR/deb/build.log" >&2; return 1; }
+  local t0=$SECONDS t1 deb_dir
+  deb_dir=$(package_build_once) || { tail -n 20 "$deb_dir/build.log" >&2; return 1; }
   t1=$SECONDS
   package_root_ensure
-  echo "# make deb $((t1 - t0)) s; Debian 12 root ready in $((SECONDS - t1)) s" \
+  echo "# package built (or shared) in $((t1 - t0)) s; Debian 12 root ready in $((SECONDS - t1)) s" \
     "($PACKAGE_ROOT)" >&3
   OVERLAY=$BATS_FILE_TMPDIR/overlay
   mkdir -p "$OVERLAY/tmp"
-  install -m 0644 "$(package_deb "$BATS_FILE_TMPDIR/deb")" "$OVERLAY/tmp/"
+  install -m 0644 "$(package_deb "$deb_dir")" "$OVERLAY/tmp/"
   export OVERLAY
 }
 
