@@ -245,7 +245,9 @@ finish_scan (struct target *t)
 {
   struct inodes old = t->done;
 
-  qsort (t->seen.v, t->seen.n, sizeof *t->seen.v, compare_ino);
+  /* A process without sockets has no array yet: qsort must not get NULL. */
+  if (t->seen.n > 1)
+    qsort (t->seen.v, t->seen.n, sizeof *t->seen.v, compare_ino);
   t->done = t->seen;
   t->seen = old;
   t->seen.n = 0;
