@@ -206,6 +206,17 @@ sb_cork_sent (int fd, const struct sb_send_plan *p, const struct iovec *iov,
     feed_sent (fd, e, iov, iovcnt, (size_t) r);
 }
 
+/* FD's tracker is a client past its handshake: from now on its receive
+ * hooks take the fast path.
+ */
+static void
+note_no_input (int fd, uint32_t e)
+{
+  while ((e & SB_FD_KINDS) && !(e & SB_FD_NOINPUT)
+         && !sb_fd_update (fd, e, e | SB_FD_NOINPUT))
+    e = sb_fd_get (fd);
+}
+
 /* Feed the N bytes of IOV that came in to the tracker of FD (entry E). */
 static void
 feed_received (int fd, uint32_t e, const struct iovec *iov, int iovcnt,
@@ -214,6 +225,7 @@ feed_received (int fd, uint32_t e, const struct iovec *iov, int iovcnt,
   int slot = SB_FD_SLOT (e);
   const char *off = NULL;
   struct sb_framing *f = sb_slot_enter (slot, SB_FD_GEN (e), SB_SLOT_IN);
+  bool input;
 
   if (f == NULL) {
     lose (fd, e);
@@ -223,18 +235,21 @@ feed_received (int fd, uint32_t e, const struct iovec *iov, int iovcnt,
     sb_framing_received (f, iov, iovcnt, n);
   else
     sb_framing_unseen (f, false, n);
+  input = sb_framing_wants_input (f);
   if (sb_framing_is_off (f))
     off = sb_framing_off_reason (f);
   sb_slot_leave (slot, SB_SLOT_IN);
-  follow_up (fd, e, 0, off);
+  if (off)
+    follow_up (fd, e, 0, off);
+  else if (!input)
+    note_no_input (fd, e);
 }
 
 /* Receives matter to a tracker until its client's handshake is over. */
 static bool
 wants_input (uint32_t e)
 {
-  return SB_FD_SLOT (e) >= 0
-    && sb_framing_wants_input (sb_slot_peek (SB_FD_SLOT (e)));
+  return SB_FD_SLOT (e) >= 0 && !(e & SB_FD_NOINPUT);
 }
 
 void

@@ -33,6 +33,17 @@ sb_cork_ignores_entry (uint32_t e)
   return !(e & SB_FD_TUNED) || !sb_config ()->watch_calls;
 }
 
+/* The same for a receive: a client past its handshake follows only what
+ * it sends.
+ */
+static inline bool
+sb_cork_ignores_input (uint32_t e)
+{
+  if (SB_FD_SLOT (e) >= 0 && !(e & SB_FD_NOINPUT))
+    return false;
+  return !(e & SB_FD_TUNED) || !sb_config ()->watch_calls;
+}
+
 static inline bool
 sb_cork_ignores (int fd)
 {

@@ -19,7 +19,9 @@ enum {
   SB_FD_SIDE_SHIFT = 6,       /* 2 bits: enum sb_side */
   SB_FD_APPCORK = 1u << 8,    /* the program set TCP_CORK itself */
   SB_FD_APPMORE = 1u << 9,    /* the program passed MSG_MORE itself */
-  SB_FD_GEN_SHIFT = 10,       /* 11 bits: the slot's generation */
+  SB_FD_GEN_SHIFT = 10,       /* 10 bits: the slot's generation */
+  SB_FD_NOINPUT = 1u << 20,   /* a client in transmission: what it
+                                 receives is not followed */
   SB_FD_SLOT_SHIFT = 21,      /* 11 bits: framing slot + 1, 0 for none */
 };
 
@@ -27,7 +29,7 @@ enum sb_side { SB_SIDE_NONE, SB_SIDE_CONNECT, SB_SIDE_ACCEPT, SB_SIDE_PAIR };
 
 #define SB_FD_KINDS (SB_FD_UNIX | SB_FD_TCP)
 #define SB_FD_SLOT_MASK (UINT32_C (0x7ff) << SB_FD_SLOT_SHIFT)
-#define SB_FD_GEN_MASK (UINT32_C (0x7ff) << SB_FD_GEN_SHIFT)
+#define SB_FD_GEN_MASK (UINT32_C (0x3ff) << SB_FD_GEN_SHIFT)
 #define SB_FD_SIDE(e) ((enum sb_side) (((e) >> SB_FD_SIDE_SHIFT) & 3u))
 #define SB_FD_SLOT(e) ((int) ((e) >> SB_FD_SLOT_SHIFT) - 1)
 #define SB_FD_GEN(e) (((e) & SB_FD_GEN_MASK) >> SB_FD_GEN_SHIFT)

@@ -42,7 +42,7 @@ fed (int fd, const char *call, void *buf, ssize_t r, int flags)
   uint32_t e = sb_fd_get (fd);
   struct iovec iov;
 
-  if (sb_cork_ignores_entry (e))
+  if (sb_cork_ignores_input (e))
     return r;
   iov = (struct iovec) { buf, r > 0 ? (size_t) r : 0 };
   return fedv (fd, e, call, &iov, 1, r, flags);
@@ -69,7 +69,7 @@ recvmsg (int fd, struct msghdr *msg, int flags)
   ssize_t r = SB_REAL_CALL (recvmsg, fd, msg, flags);
   uint32_t e = sb_fd_get (fd);
 
-  if (sb_cork_ignores_entry (e))
+  if (sb_cork_ignores_input (e))
     return r;
   return fedv (fd, e, "recvmsg", r > 0 && msg ? msg->msg_iov : NULL,
                r > 0 && msg ? (int) msg->msg_iovlen : 0, r, flags);
@@ -98,7 +98,7 @@ recvmmsg (int fd, struct mmsghdr *vec, unsigned vlen, int flags,
   int r = SB_REAL_CALL (recvmmsg, fd, vec, vlen, flags, timeout);
   uint32_t e = sb_fd_get (fd);
 
-  if (sb_cork_ignores_entry (e) || vec == NULL)
+  if (sb_cork_ignores_input (e) || vec == NULL)
     return r;
   return fed_mmsg (fd, e, vec, r, flags);
 }
@@ -115,7 +115,7 @@ readv (int fd, const struct iovec *iov, int iovcnt)
   ssize_t r = SB_REAL_CALL (readv, fd, iov, iovcnt);
   uint32_t e = sb_fd_get (fd);
 
-  if (sb_cork_ignores_entry (e))
+  if (sb_cork_ignores_input (e))
     return r;
   return fedv (fd, e, "readv", r > 0 ? iov : NULL, r > 0 ? iovcnt : 0, r, 0);
 }

@@ -155,7 +155,7 @@ moved (int out, int in, const char *call, ssize_t r)
 
   if (out >= 0 && !sb_cork_ignores (out))
     sb_cork_unseen (out, call, true, r);
-  if (in >= 0 && !sb_cork_ignores (in))
+  if (in >= 0 && !sb_cork_ignores_input (sb_fd_get (in)))
     sb_cork_unseen (in, call, false, r);
   errno = saved;
   return r;
@@ -286,7 +286,7 @@ SB_EXPORT ssize_t
 splice (int in, off64_t *in_off, int out, off64_t *out_off, size_t len,
         unsigned flags)
 {
-  if (sb_cork_ignores (out) && sb_cork_ignores (in))
+  if (sb_cork_ignores (out) && sb_cork_ignores_input (sb_fd_get (in)))
     return SB_REAL_CALL (splice, in, in_off, out, out_off, len, flags);
   return sb_splice (in, in_off, out, out_off, len, flags);
 }

@@ -35,11 +35,14 @@ struct slot {
   _Atomic int used;
   _Atomic uint32_t gen;
   _Atomic int claimed[2];       /* enum sb_slot_side */
+  _Atomic int visitors;         /* hooks turning the tracker off */
   struct sb_reads *reads;       /* mapped on first need, kept */
   struct sb_framing f;
 };
 
 _Static_assert (SB_SLOTS < 0x7ff, "a table entry holds slot + 1 in 11 bits");
+_Static_assert (!(SB_FD_GEN_MASK & (SB_FD_SLOT_MASK | SB_FD_NOINPUT)),
+                "table entry fields overlap");
 _Static_assert (SB_SLOT_GEN_MASK == SB_FD_GEN_MASK >> SB_FD_GEN_SHIFT,
                 "a table entry holds the generation's low bits");
 
@@ -63,7 +66,8 @@ take (int i, uint32_t *gen)
   uint32_t g = atomic_fetch_add (&s->gen, 1) + 1;
 
   if (atomic_load (&s->claimed[SB_SLOT_OUT])
-      || atomic_load (&s->claimed[SB_SLOT_IN])) {
+      || atomic_load (&s->claimed[SB_SLOT_IN])
+      || atomic_load (&s->visitors)) {
     atomic_store (&s->used, 0);
     return -1;
   }
@@ -119,17 +123,20 @@ sb_slot_leave (int i, enum sb_slot_side side)
   atomic_store_explicit (&pool[i].claimed[side], 0, memory_order_release);
 }
 
-const struct sb_framing *
-sb_slot_peek (int i)
-{
-  return &pool[i].f;
-}
-
+/* Counted in, like a side claimed, so that take() waits for nothing and
+ * never resets the tracker under this write.
+ */
 void
 sb_slot_abandon (int i, uint32_t gen, enum sb_framing_off why)
 {
-  if (i >= 0 && i < SB_SLOTS && is_gen (&pool[i], gen))
-    sb_framing_abandon (&pool[i].f, why);
+  struct slot *s = &pool[i];
+
+  if (i < 0 || i >= SB_SLOTS)
+    return;
+  atomic_fetch_add (&s->visitors, 1);
+  if (is_gen (s, gen))
+    sb_framing_abandon (&s->f, why);
+  atomic_fetch_sub (&s->visitors, 1);
 }
 
 void
@@ -158,9 +165,11 @@ sb_slots_after_fork_child (void)
   for (int i = 0; i < SB_SLOTS; i++) {
     struct slot *s = &pool[i];
     if (atomic_load (&s->claimed[SB_SLOT_OUT])
-        || atomic_load (&s->claimed[SB_SLOT_IN]))
+        || atomic_load (&s->claimed[SB_SLOT_IN])
+        || atomic_load (&s->visitors))
       sb_framing_abandon (&s->f, SB_FRAMING_OFF_ABANDONED);
     atomic_store (&s->claimed[SB_SLOT_OUT], 0);
     atomic_store (&s->claimed[SB_SLOT_IN], 0);
+    atomic_store (&s->visitors, 0);
   }
 }

@@ -15,7 +15,7 @@
 #define SB_SLOTS 1024
 
 /* Generations are compared modulo this (the bits a table entry keeps). */
-#define SB_SLOT_GEN_MASK 0x7ffu
+#define SB_SLOT_GEN_MASK 0x3ffu
 
 enum sb_slot_side { SB_SLOT_OUT, SB_SLOT_IN };
 
@@ -35,13 +35,8 @@ extern struct sb_framing *sb_slot_enter (int i, uint32_t gen,
                                          enum sb_slot_side side);
 extern void sb_slot_leave (int i, enum sb_slot_side side);
 
-/* Slot I's tracker for its atomic queries only (sb_framing_is_off,
- * sb_framing_wants_input), which need no side.
- */
-extern const struct sb_framing *sb_slot_peek (int i);
-
 /* Turn slot I's tracker off with WHY if it still is generation GEN, from
- * anywhere, owned or not.
+ * anywhere, owned or not (the slot is not handed out again meanwhile).
  */
 extern void sb_slot_abandon (int i, uint32_t gen, enum sb_framing_off why);
 
