@@ -58,3 +58,10 @@ with_root_mount () {
 private_mount_ns () {
   with_root_mount unshare --mount --propagation private -- "$@"
 }
+
+# Run CMD... as the first process of a new pid namespace, with its own
+# /proc, in a private mount namespace: whatever CMD leaves running ends
+# with it.
+private_pid_ns () {
+  with_root_mount unshare --mount --propagation private --pid --fork --mount-proc -- "$@"
+}
