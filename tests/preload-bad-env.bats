@@ -40,3 +40,10 @@ setup () { requires ss; }
     sh -c 'echo ran'
   assert_output ran
 }
+
+@test "the warning comes when the library is loaded, before main" {
+  # sleep makes no socket call: the line is there while it still sleeps.
+  start_bg_boosted "$BATS_TEST_TMPDIR/out" SOCKBOOST_SNDBUF=3X sleep 30
+  wait_for_line "$BATS_TEST_TMPDIR/out" "^sockboost\[sleep [0-9]+\]: ignoring SOCKBOOST_SNDBUF='3X': expected " 10
+  kill -0 "$BG_PID"
+}
