@@ -54,7 +54,7 @@ PACKAGE_LOCK=$SB_COMPAT_CACHE/$PACKAGE_ROOT_NAME.lock
 # user of it meanwhile); its messages go to stderr.
 package_root_ensure () {
   mkdir -p "$SB_COMPAT_CACHE" "$PACKAGE_ARCHIVES/partial"
-  flock -x "$PACKAGE_LOCK" bash -c '
+  flock -w 1800 -x "$PACKAGE_LOCK" bash -c '
     CHROOT_PACKAGES=/dev/null && . "$SB_ROOT/tests/compat/cache.bash" &&
     ensure_chroot "$1" "$2"' \
     _ "$PACKAGE_SUITE" "$PACKAGE_ROOT_NAME" < /dev/null
@@ -64,12 +64,14 @@ package_root_ensure () {
 # (DIR/upper keeps what the runs change, so that successive calls see
 # each other's work), in private mount and pid namespaces: when SCRIPT
 # ends, every process it started ends, and every mount goes.  DIR/tmp
-# is the root's /tmp.
+# is the root's /tmp.  One run at a time uses the shared download
+# directory (apt in another run's namespace would hold its lock).
 package_root_run () {
   local dir=$1; shift
   mkdir -p "$dir/upper" "$dir/work" "$dir/root" "$dir/tmp"
   chmod 1777 "$dir/tmp"
-  flock -s "$PACKAGE_LOCK" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+  flock -w 1800 -s "$PACKAGE_LOCK" flock -w 1800 "$PACKAGE_ARCHIVES.lock" \
+    env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
     LANG=C.UTF-8 TERM=dumb SB_ROOT="$SB_ROOT" \
     unshare --mount --propagation private -- bash -c '
       set -e
