@@ -39,31 +39,29 @@
 LV_START_TIMEOUT=${LV_START_TIMEOUT:-60}
 
 lv_start () {
-  local name=$1 netns=() new_netns=-n
+  local name=$1 netns=() new_netns=-n init
   [ "${2:-}" != --netns-of ] || { netns=(nsenter -t "$3" -n --); new_netns=; }
   requires libvirtd virtlogd virsh unshare nsenter qemu-system-x86_64
   LV_DIR=$BATS_FILE_TMPDIR/libvirt-$name
   mkdir -p "$LV_DIR"/{etc/qemu,lib/images,log,cache,run,tls}
-  lv_write_config "$name"
+  lv_write_config
   # fd 3 is bats' own: a daemon holding it would stall the test run.
   ${netns[@]+"${netns[@]}"} unshare $new_netns -m -p --fork --mount-proc --kill-child \
     bash -c "$(declare -f lv_namespace_init); lv_namespace_init \"\$1\"" \
     lv-init "$LV_DIR" >"$LV_DIR/init.log" 2>&1 3>&- &
-  LV_UNSHARE=$!
-  LV_URI="qemu+unix:///system?socket=$LV_DIR/run/libvirt/libvirt-sock"
-  export LV_DIR LV_URI LV_UNSHARE
+  echo "$!" >"$LV_DIR/pids"
+  lv_use "$name"
   lv_wait_for_daemon
-  LV_INIT=$(cat "/proc/$LV_UNSHARE/task/$LV_UNSHARE/children")
-  LV_INIT=${LV_INIT%% *}
-  export LV_INIT
-  echo "$LV_UNSHARE $LV_INIT" >"$LV_DIR/pids"
+  init=$(cat "/proc/$LV_UNSHARE/task/$LV_UNSHARE/children")
+  echo "$LV_UNSHARE ${init%% *}" >"$LV_DIR/pids"
+  lv_use "$name"
 }
 
 # Make the daemon started as NAME the one the other functions use.
 lv_use () {
   LV_DIR=$BATS_FILE_TMPDIR/libvirt-$1
   LV_URI="qemu+unix:///system?socket=$LV_DIR/run/libvirt/libvirt-sock"
-  read -r LV_UNSHARE LV_INIT <"$LV_DIR/pids"
+  read -r LV_UNSHARE LV_INIT <"$LV_DIR/pids" || true
   export LV_DIR LV_URI LV_UNSHARE LV_INIT
 }
 
@@ -251,7 +249,7 @@ lv_time_backup_copy () {
 # Copy the running backups of domain PLAIN on PORT and domain BOOSTED
 # on PORT in turns, ROUNDS times each (over TLS with tls), every copy
 # checked; set LV_PLAIN_TIMES and LV_BOOSTED_TIMES.  Plain copies stall
-# from 12 to 45 ms per data/hole boundary from one round to the next
+# from 6 to 45 ms per data/hole boundary from one round to the next
 # (when the client's ACK leaves varies with load): medians of
 # interleaved rounds compare them.
 lv_time_backup_rounds () {
