@@ -133,14 +133,15 @@ start_qemu_nbd_tcp () {
   qt_wait_for_listener "$QEMU_TCP_PID" "$log"
 }
 
-# Set QEMU_TCP_PORT to the port PID listens on, waiting up to 10 s.
+# Set QEMU_TCP_PORT to the port PID listens on, waiting up to 30 s (TLS
+# start-up took over 10 s at a load of 14 on 2 cores).
 qt_wait_for_listener () {
-  local pid=$1 log=$2 deadline=$((SECONDS + 10))
+  local pid=$1 log=$2 deadline=$((SECONDS + 30))
   QEMU_TCP_PORT=
   until [ -n "$QEMU_TCP_PORT" ]; do
     kill -0 "$pid" 2>/dev/null ||
       fail "qemu-nbd exited before listening: $(cat "$log")"
-    [ $SECONDS -lt $deadline ] || fail "qemu-nbd did not listen within 10 s"
+    [ $SECONDS -lt $deadline ] || fail "qemu-nbd did not listen within 30 s"
     sleep 0.02
     QEMU_TCP_PORT=$(ss -Htlnp 2>/dev/null | awk -v pid="pid=$pid," '
       index($0, pid) { n = split($4, a, ":"); print a[n]; exit }')

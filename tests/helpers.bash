@@ -103,9 +103,31 @@ teardown () {
   return $status
 }
 
-# Kill PID (and wait for it) at teardown.
+# Stop PID at teardown: SIGTERM, then SIGKILL if it has not exited within
+# 5 s (a qemu-nbd busy in a TLS handshake under load was seen to outlive
+# SIGTERM, and a plain 'wait' then hung the whole run).
 kill_at_teardown () {
-  cleanup_push "kill $1 2>/dev/null; wait $1 2>/dev/null"
+  cleanup_push "stop_process $1"
+}
+
+stop_process () {
+  local pid=$1 i
+  kill "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }
+  for ((i = 0; i < 100; i++)); do
+    process_gone "$pid" && break
+    sleep 0.05
+  done
+  process_gone "$pid" || kill -KILL "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  return 0
+}
+
+# Whether PID has exited: gone, or a zombie its parent has not reaped yet.
+process_gone () {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+  stat=${stat##*) }
+  [ "${stat%% *}" = Z ]
 }
 
 # Wait up to SECONDS (default 10) for PATH to exist and be non-empty.
