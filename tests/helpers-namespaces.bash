@@ -32,7 +32,7 @@ mount_ns_problem () {
   unshare --mount --propagation unchanged true 2>/dev/null ||
     { echo "cannot make a mount namespace here (unshare --mount fails)"; return 0; }
   root_bind_parent > /dev/null ||
-    echo "/ is not a mount point (a chroot?) and no directory on a mount of its own ($TMPDIR, /tmp, /dev/shm, /run) can hold a private bind of it"
+    echo "/ is not a mount point (a chroot?) and no directory on a mount of its own (${TMPDIR:-/tmp}, /tmp, /dev/shm, /run) can hold a private bind of it"
 }
 
 # Run CMD... where "/" is a mount point: as it is when it already is,

@@ -24,6 +24,6 @@ bench_reads () {
     fail "README's first count is not $plain and $boosted"
   [[ $readme == *"reply, header and payload read as one buffer: $plain with the default buffer and $boosted with 2 MiB"* ]] ||
     fail "README's Results count is not $plain and $boosted"
-  run grep -nEi 'reads? (per|a) .*reply|read\(\) calls|[0-9] reads' "$SB_ROOT"/doc/*.[17]
+  run grep -nE 'reads (per|a|for) .*repl|read\(\) calls|[0-9] reads\b' "$SB_ROOT"/doc/*.[17]
   assert_output ""
 }
