@@ -423,6 +423,14 @@ test_reads_in_flight (void)
   b.n = 0;
   put_simple (&b, 0, 0);
   TAP_OK (!wants (&s, b.b, b.n), "off: never wants more");
+}
+
+/* A cookie twice in flight, a server without a table. */
+static void
+test_reads_surprises (void)
+{
+  static struct bytes b;
+  struct side s;
 
   fresh (&s, true);
   handshake_go (&s, false, false);
@@ -600,6 +608,7 @@ main (void)
   test_extended ();
   test_block_status ();
   test_reads_in_flight ();
+  test_reads_surprises ();
   test_unseen ();
   test_transmission_surprises ();
   test_wants_more_is_pure ();
