@@ -9,6 +9,7 @@
  * socket.  The target is never stopped or signalled.  This file reads the
  * command line and the environment; the work is in tools/attach/.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -130,20 +131,6 @@ lookup_env (const char *name)
   return getenv (name);
 }
 
-static long
-read_wmem_max (void)
-{
-  FILE *f = fopen ("/proc/sys/net/core/wmem_max", "re");
-  long value = -1;
-
-  if (f == NULL)
-    return -1;
-  if (fscanf (f, "%ld", &value) != 1)
-    value = -1;
-  fclose (f);
-  return value;
-}
-
 /* The library's settings from the environment, with its parser: one
  * warning for each malformed variable, which keeps its default.
  */
@@ -157,7 +144,7 @@ read_environment (struct attach_options *o)
   for (int i = 0; i < n; i++)
     sb_error ("warning: %s",
               sb_config_warning_text (&w[i], text, sizeof text));
-  o->config.wmem_max = read_wmem_max ();
+  o->config.wmem_max = sb_config_wmem_max ();
 }
 
 /* Parse ARGV into O; return the index of the first PID. */
@@ -181,6 +168,7 @@ int
 main (int argc, char **argv)
 {
   struct attach_options o;
+  struct sb_sndbuf_model dry_kernel;
   struct target *t;
   size_t n;
   bool ok = true;
@@ -198,7 +186,13 @@ main (int argc, char **argv)
     pid_t pid = (pid_t) count_arg (NULL, argv[first + i], INT_MAX);
     t[i] = (struct target) { .o = &o, .pid = pid, .pidfd = -1 };
   }
-  o.may_force = o.dry_run && tune_may_force ();
+  if (o.dry_run) {
+    if (sb_sndbuf_model_probe (&dry_kernel) == -1) {
+      sb_error ("socketpair: %s", strerror (errno));
+      return 1;
+    }
+    o.dry_kernel = &dry_kernel;
+  }
   setvbuf (stdout, NULL, _IOLBF, 0);
   /* All or nothing: no process is touched if one cannot be. */
   for (size_t i = 0; i < n; i++)

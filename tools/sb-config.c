@@ -6,9 +6,8 @@
  *
  * The settings are parsed by sb_config_parse from this process's
  * SOCKBOOST_* variables; the send buffer is raised by sb_sndbuf_raise
- * against a model of the kernel's setsockopt (a request clipped at
- * wmem_max unless forced, then doubled, never below the kernel's
- * minimum), whose facts come from the kernel itself unless given.
+ * against the model of the kernel's setsockopt in tools/model/, whose
+ * facts come from the kernel itself unless given.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -24,20 +23,12 @@
 #include "escape.h"
 #include "log.h"
 #include "report.h"
+#include "model/sndbuf-model.h"
 #include "tune-rules.h"
 
 #define PROGRAM "sb-config"
 
-/* The kernel's side of SO_SNDBUF, as far as the library's decision goes. */
-struct kernel {
-  int wmem_default;             /* a new unix socket's tb */
-  long wmem_max;                /* SO_SNDBUF's clip, -1 if unknown */
-  int can_force;                /* SO_SNDBUFFORCE allowed */
-  int min_tb;                   /* the smallest tb it grants */
-  int granted;                  /* tb after the last modelled set */
-};
-
-static struct kernel kernel;
+static struct sb_sndbuf_model kernel;
 static bool settings_only;
 
 static void
@@ -64,46 +55,6 @@ usage (void)
 "                        buffer decision, no socket made\n"
 "  -h, --help            show this help\n",
           PROGRAM);
-}
-
-/* Ask the kernel on a socket of our own: a new socket's tb
- * (wmem_default), whether SO_SNDBUFFORCE is allowed (CAP_NET_ADMIN), and
- * the tb it grants for a request of 0.
- */
-static void
-probe_kernel (struct kernel *k)
-{
-  int sv[2], zero = 0;
-
-  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1) {
-    sb_die ("socketpair");
-  }
-  if (sb_get_int (sv[0], SOL_SOCKET, SO_SNDBUF, &k->wmem_default) == -1)
-    k->wmem_default = -1;
-  k->can_force = setsockopt (sv[0], SOL_SOCKET, SO_SNDBUFFORCE, &zero,
-                             sizeof zero) == 0;
-  if (setsockopt (sv[0], SOL_SOCKET, SO_SNDBUF, &zero, sizeof zero) == -1
-      || sb_get_int (sv[0], SOL_SOCKET, SO_SNDBUF, &k->min_tb) == -1)
-    k->min_tb = 0;
-  close (sv[0]);
-  close (sv[1]);
-}
-
-/* setsockopt as the kernel does it, on the model's one socket. */
-static int
-model_set_int (int fd, int level, int name, int value)
-{
-  long long v = value;
-
-  (void) fd, (void) level;
-  if (name == SO_SNDBUFFORCE && !kernel.can_force) {
-    errno = EPERM;
-    return -1;
-  }
-  if (name == SO_SNDBUF && kernel.wmem_max >= 0 && v > kernel.wmem_max)
-    v = kernel.wmem_max;
-  kernel.granted = 2 * v > kernel.min_tb ? (int) (2 * v) : kernel.min_tb;
-  return 0;
 }
 
 /* ARG of OPTION as a number from 0 to MAX. */
@@ -155,12 +106,12 @@ parse_options (int argc, char *argv[])
   int opt, can_force = -1;
   char why[SB_ARG_WHY_SIZE], shown[SB_ESCAPE_SIZE (64)];
 
-  kernel.wmem_max = sb_config_wmem_max ();
+  long wmem_max = sb_config_wmem_max ();
   opterr = 0;
   while ((opt = getopt_long (argc, argv, ":h", long_options, NULL)) != -1) {
     switch (opt) {
     case OPT_WMEM_MAX:
-      kernel.wmem_max = parse_number ("--wmem-max", optarg, INT_MAX);
+      wmem_max = parse_number ("--wmem-max", optarg, INT_MAX);
       break;
     case OPT_WMEM_DEFAULT:
       wmem_default = parse_number ("--wmem-default", optarg, INT_MAX);
@@ -188,15 +139,18 @@ parse_options (int argc, char *argv[])
   if (optind < argc)
     sb_usage_error ("unexpected argument '%s'",
                     sb_escape_str (shown, sizeof shown, argv[optind]));
+  kernel.wmem_max = wmem_max;
   if (settings_only)
     return -1;
-  probe_kernel (&kernel);
+  if (sb_sndbuf_model_probe (&kernel) == -1)
+    sb_die ("socketpair");
+  kernel.wmem_max = wmem_max;
   if (wmem_default >= 0)
     kernel.wmem_default = (int) wmem_default;
   if (can_force >= 0)
     kernel.can_force = can_force;
-  if (asked >= 0 && model_set_int (-1, SOL_SOCKET, SO_SNDBUF, (int) asked) == 0)
-    before = kernel.granted;
+  if (asked >= 0)
+    before = sb_sndbuf_model_program_sets (&kernel, (int) asked);
   return before;
 }
 
@@ -237,16 +191,16 @@ print_sndbuf_decision (const struct sb_config *c, int before)
 {
   char text[512];
   bool clipped;
-  int option;
+  int option, tb;
 
   printf ("wmem_default\t%d\nwmem_max\t%ld\ncan_force\t%d\nbefore\t%d\n",
           kernel.wmem_default, kernel.wmem_max, kernel.can_force, before);
-  option = sb_sndbuf_raise (-1, before, c, model_set_int, &clipped);
+  option = sb_sndbuf_model_raise (&kernel, before, c, &tb, &clipped);
   printf ("request\t%lld\n", c->sndbuf ? sb_sndbuf_request (c) : 0);
   printf ("option\t%s\n", option == SO_SNDBUFFORCE ? "SO_SNDBUFFORCE"
           : option == SO_SNDBUF ? "SO_SNDBUF" : "none");
   printf ("clipped\t%d\n", clipped);
-  printf ("tb\t%d\n", option == -1 ? before : kernel.granted);
+  printf ("tb\t%d\n", tb);
   if (clipped)
     printf ("warning\t%s\n", sb_sndbuf_clip_warning_text (c, text,
                                                           sizeof text));

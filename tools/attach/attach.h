@@ -12,13 +12,14 @@
 #include "config.h"
 #include "escape.h"
 #include "report.h"
+#include "../model/sndbuf-model.h"
 
 #define ATTACH_PROGRAM "sockboost attach"
 
 struct attach_options {
   bool watch;
   bool dry_run;
-  bool may_force;               /* SO_SNDBUFFORCE works for us (dry run) */
+  struct sb_sndbuf_model *dry_kernel;   /* a dry run's modelled kernel */
   int verbose;
   int interval_ms;
   struct sb_config config;      /* sndbuf, force, nodelay, wmem_max */
@@ -93,7 +94,6 @@ extern void target_free (struct target *t);
 
 /* tune.c: tune DUP, our duplicate of T's descriptor FD. */
 extern enum outcome tune_socket (struct target *t, int fd, int dup);
-extern bool tune_may_force (void);
 
 /* follow.c: scan the N targets once, or with --watch until they exit or
  * a signal; false if one failed.

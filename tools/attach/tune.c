@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Tune one duplicated socket as the library would have at connect or
  * accept, with the library's own rules (preload/tune-rules.c).  A dry
- * run goes through the same rules with a setter that sets nothing.
+ * run goes through the same rules against a model of the kernel.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -37,6 +37,9 @@ setsockopt_int (int fd, int level, int name, int value)
   return setsockopt (fd, level, name, &value, sizeof value);
 }
 
+/* A dry run sets nothing; its send buffers go through the model of the
+ * kernel that sb-config predicts with (tools/model/sndbuf-model.c).
+ */
 static int
 pretend_setsockopt (int fd, int level, int name, int value)
 {
@@ -44,51 +47,29 @@ pretend_setsockopt (int fd, int level, int name, int value)
   return 0;
 }
 
-/* A dry run forces only as far as a real one could. */
-static int
-pretend_setsockopt_unforced (int fd, int level, int name, int value)
-{
-  if (name == SO_SNDBUFFORCE) {
-    errno = EPERM;
-    return -1;
-  }
-  return pretend_setsockopt (fd, level, name, value);
-}
-
-/* SO_SNDBUFFORCE is allowed exactly when it works on a socket of ours
- * (CAP_NET_ADMIN is checked in the caller, not in the socket's owner).
- */
-bool
-tune_may_force (void)
-{
-  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  bool ok = fd >= 0
-    && setsockopt_int (fd, SOL_SOCKET, SO_SNDBUFFORCE, 4096) == 0;
-
-  if (fd >= 0)
-    close (fd);
-  return ok;
-}
-
 static sb_set_int_fn *
 setter (const struct attach_options *o)
 {
-  if (!o->dry_run)
-    return setsockopt_int;
-  return o->may_force ? pretend_setsockopt : pretend_setsockopt_unforced;
+  return o->dry_run ? pretend_setsockopt : setsockopt_int;
 }
 
-/* What the kernel makes of OPTION = C->sndbuf: it doubles the request,
- * and SO_SNDBUF clips it at wmem_max first.
+/* Raise S's send buffer, BEFORE bytes, as the library would; *AFTER is
+ * what it became (or, dry, would become).  The option set, or -1.
  */
 static int
-predicted_sndbuf (int option, const struct sb_config *c)
+raise_sndbuf (struct target *t, struct sock *s, int before, int *after,
+              bool *clipped)
 {
-  long long want = sb_sndbuf_request (c);
+  const struct sb_config *c = &t->o->config;
+  int option;
 
-  if (option == SO_SNDBUF && c->wmem_max >= 0 && want > c->wmem_max)
-    want = c->wmem_max;
-  return (int) (2 * want);
+  if (t->o->dry_run)
+    return sb_sndbuf_model_raise (t->o->dry_kernel, before, c, after,
+                                  clipped);
+  option = sb_sndbuf_raise (s->dup, before, c, setsockopt_int, clipped);
+  if (option != -1 && sb_get_int (s->dup, SOL_SOCKET, SO_SNDBUF, after) == -1)
+    return -1;
+  return option;
 }
 
 static void
@@ -131,7 +112,7 @@ raise_unix_sndbuf (struct target *t, struct sock *s)
   }
   if (sb_get_int (s->dup, SOL_SOCKET, SO_SNDBUF, &before) == -1)
     return;
-  option = sb_sndbuf_raise (s->dup, before, c, setter (t->o), &clipped);
+  option = raise_sndbuf (t, s, before, &after, &clipped);
   if (clipped)
     warn_wmem_max_clips_once (c);
   if (option == -1) {
@@ -142,10 +123,6 @@ raise_unix_sndbuf (struct target *t, struct sock *s)
                      s->state, where (s), before);
     return;
   }
-  if (t->o->dry_run)
-    after = predicted_sndbuf (option, c);
-  else if (sb_get_int (s->dup, SOL_SOCKET, SO_SNDBUF, &after) == -1)
-    return;
   attach_report (t, "fd %d unix %s sndbuf %d -> %d%s", s->fd, s->state,
                  before, after, dry_mark (t));
   t->changed++;
