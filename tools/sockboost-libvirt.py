@@ -20,6 +20,7 @@ from xml.sax.saxutils import escape
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
+from sockboostlib.library import mapped_library  # noqa: E402
 from sockboostlib.text import shown  # noqa: E402
 
 # make install substitutes this; in the build tree, sockboost is beside us.
@@ -264,17 +265,12 @@ def local_qemu_pid(uuid):
     return None
 
 
-def mapped_library(pid):
+def mapped_library_of(pid):
     """The path of the libsockboost.so mapped into PID, or None."""
     try:
-        with open("/proc/%d/maps" % pid) as f:
-            for line in f:
-                path = line.split(maxsplit=5)[5:]
-                if path and os.path.basename(path[0].strip()) == "libsockboost.so":
-                    return path[0].strip()
+        return mapped_library(pid)
     except OSError as e:
         raise Failure("/proc/%d/maps: %s" % (pid, e.strerror)) from None
-    return None
 
 
 def running_report(uri, domain, started_with):
@@ -284,7 +280,7 @@ def running_report(uri, domain, started_with):
     pid = local_qemu_pid(virsh(uri, "domuuid", "--domain", domain).strip())
     if pid is None:
         return "its QEMU was not found on this host"
-    library = mapped_library(pid)
+    library = mapped_library_of(pid)
     if library:
         return "mapped in QEMU pid %d (%s)" % (pid, shown(library))
     if started_with:

@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from sockboostlib import command, programs                    # noqa: E402
 from sockboostlib.decisions import HelperError                # noqa: E402
+from sockboostlib.library import mapped_library               # noqa: E402
 from sockboostlib.sockets import SsError, process_sockets     # noqa: E402
 from sockboostlib.text import folded, for_json, shown         # noqa: E402
 
@@ -105,9 +106,10 @@ class Process:
     def __init__(self, pid):
         self.pid = pid
         self.comm = read_text("/proc/%d/comm" % pid).rstrip("\n") or "?"
-        found = re.findall(r"/\S*libsockboost[^ /\n]*\.so",
-                           read_text("/proc/%d/maps" % pid))
-        self.library = min(found) if found else None
+        try:
+            self.library = mapped_library(pid)
+        except OSError:
+            self.library = None
         self.sockets = process_sockets(pid)
         with open("/proc/sys/net/ipv4/tcp_wmem") as f:
             self.tcp_wmem = [int(v) for v in f.read().split()]
