@@ -42,6 +42,7 @@ lv_start () {
   local name=$1 netns=() new_netns=-n init
   [ "${2:-}" != --netns-of ] || { netns=(nsenter -t "$3" -n --); new_netns=; }
   requires libvirtd virtlogd virsh unshare nsenter qemu-system-x86_64
+  lv_reachable_library
   LV_DIR=$BATS_FILE_TMPDIR/libvirt-$name
   mkdir -p "$LV_DIR"/{etc/qemu,lib/images,log,cache,run,tls}
   lv_write_config
@@ -55,6 +56,22 @@ lv_start () {
   init=$(cat "/proc/$LV_UNSHARE/task/$LV_UNSHARE/children")
   echo "$LV_UNSHARE ${init%% *}" >"$LV_DIR/pids"
   lv_use "$name"
+}
+
+# QEMU runs as root here but as libvirt-qemu elsewhere, so 'sockboost
+# libvirt enable' warns when others cannot reach the library, as in a
+# checkout under /root (0700 on Debian; CI may clone there).  The libvirt
+# tests use a copy of the build's library in a directory others can
+# search, as an installed one is: under run-tests' TMPDIR, which the
+# daemons' private /tmp keeps, else in /var/tmp, which it does not hide.
+# Exported from setup_file for the file's tests; lv_stop removes it.
+lv_reachable_library () {
+  [ -z "${LV_LIBRARY_DIR:-}" ] || return 0
+  LV_LIBRARY_DIR=$(mktemp -d "${TMPDIR:-/var/tmp}/sockboost-libvirt.XXXXXX")
+  chmod 0755 "$LV_LIBRARY_DIR"
+  cp "$LIBSOCKBOOST" "$LV_LIBRARY_DIR/libsockboost.so"
+  LIBSOCKBOOST=$LV_LIBRARY_DIR/libsockboost.so
+  export LV_LIBRARY_DIR LIBSOCKBOOST SOCKBOOST_LIBRARY=$LIBSOCKBOOST
 }
 
 # Make the daemon started as NAME the one the other functions use.
@@ -142,6 +159,7 @@ lv_stop () {
   fi
   kill -KILL "$LV_UNSHARE" 2>/dev/null || true
   wait "$LV_UNSHARE" 2>/dev/null || true
+  rm -rf "${LV_LIBRARY_DIR:-}"
   LV_UNSHARE= LV_INIT=
 }
 
