@@ -74,6 +74,13 @@ lv_reachable_library () {
   export LV_LIBRARY_DIR LIBSOCKBOOST SOCKBOOST_LIBRARY=$LIBSOCKBOOST
 }
 
+# This file is sourced again for each test: a file whose setup_file made
+# the copy uses it in every test (helpers-sockboost.bash, sourced after
+# this one, points SOCKBOOST_LIBRARY at LIBSOCKBOOST).
+if [ -n "${LV_LIBRARY_DIR:-}" ]; then
+  LIBSOCKBOOST=$LV_LIBRARY_DIR/libsockboost.so
+fi
+
 # Make the daemon started as NAME the one the other functions use.
 lv_use () {
   LV_DIR=$BATS_FILE_TMPDIR/libvirt-$1
