@@ -54,8 +54,9 @@ setup () {
   cleanup_push "rm -rf '$copy'"
   chmod 0755 "$copy"
   install -m 0644 "$DEB" "$copy/"
-  run setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME=/nonexistent \
-    lintian --pedantic --display-info "$copy/${DEB##*/}"
+  # From the copy's directory: the checkout may be closed to nobody too.
+  run env -C "$copy" setpriv --reuid=nobody --regid=nogroup --clear-groups \
+    env HOME=/nonexistent lintian --pedantic --display-info "$copy/${DEB##*/}"
   assert_success
   printf "%s" "$output" > "$report"
   {
