@@ -37,6 +37,7 @@ teardown_file () {
 }
 
 @test "virsh migrate --copy-storage-all: the destination's QEMU maps the library, the disk arrives" {
+  lv_requires_shared_paths
   lv_use dst
   local dst_uri=$LV_URI
   lv_use src

@@ -21,6 +21,7 @@ sb_status () {
 }
 
 @test "enabled, then started: QEMU maps the library and has the settings" {
+  lv_requires_shared_paths
   truncate -s 8M "$(lv_image boosted)"
   lv_define_domain boosted
   "$SOCKBOOST" libvirt enable -c "$LV_URI" --sndbuf 1M -v boosted
@@ -42,6 +43,7 @@ library:    mapped in QEMU pid $pid ($LIBSOCKBOOST)"
 }
 
 @test "enabled while running: not mapped until the next start, attach suggested" {
+  lv_requires_shared_paths
   truncate -s 8M "$(lv_image later)"
   lv_define_domain later
   lv_virsh start later
