@@ -7,10 +7,13 @@ load helpers
 
 CONFORMANCE=$SB_BUILD/tests/progs/libnbd-conformance
 
+# The program is built on the host; the compat chroots run it with their
+# own libnbd and have no libnbd-dev, so only a missing program counts.
 setup () {
+  [ -x "$CONFORMANCE" ] && return
   pkg-config --exists libnbd 2>/dev/null ||
     sb_skip "needs libnbd-dev to build $CONFORMANCE (tests/install-deps installs it as root)"
-  [ -x "$CONFORMANCE" ] || fail "$CONFORMANCE is not built (make test-programs)"
+  fail "$CONFORMANCE is not built (make test-programs)"
 }
 
 @test "libnbd conformance: memory export over a unix socket" {
