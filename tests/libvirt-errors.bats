@@ -105,16 +105,22 @@ assert_definition_unchanged () {
 
 @test "usage errors: exit 2 with the Try line, nothing changed" {
   lv_virsh dumpxml --inactive vm >"$BATS_TEST_TMPDIR/vm.xml"
+  # A misplaced domain named like a program must not be run (by 'sockboost
+  # run', asked for the settings): this one would leave a mark.
+  mkdir "$BATS_TEST_TMPDIR/bin"
+  printf '#!/bin/sh\ntouch "%s/ran"\n' "$BATS_TEST_TMPDIR" >"$BATS_TEST_TMPDIR/bin/vm"
+  chmod +x "$BATS_TEST_TMPDIR/bin/vm"
   local args
-  for args in "" "enable" "frob vm" "enable vm extra" "enable --sndbuf 3X vm" \
-      "enable --scope some vm" "enable --bogus vm" "status --sndbuf 1M vm" \
-      "disable -c"; do
+  for args in "" "enable" "frob vm" "enable vm extra" "enable vm --sndbuf 8M" \
+      "enable --sndbuf 3X vm" "enable --scope some vm" "enable --bogus vm" \
+      "status --sndbuf 1M vm" "status vm extra" "disable -c"; do
     # shellcheck disable=SC2086
-    run "$SOCKBOOST" libvirt $args
+    PATH=$BATS_TEST_TMPDIR/bin:$PATH run "$SOCKBOOST" libvirt $args
     assert_failure 2
     assert_equal "${#lines[@]}" 2
     assert_line --index 0 --regexp "^sockboost: libvirt: "
     assert_line --index 1 "Try 'sockboost libvirt --help' for more information."
   done
+  [ ! -e "$BATS_TEST_TMPDIR/ran" ] || fail "a misplaced domain name was run as a program"
   assert_definition_unchanged vm
 }

@@ -61,6 +61,24 @@ env_seen () {
   assert_output SOCKBOOST_SNDBUF=1M
 }
 
+@test "--environment prints what run would set, as env -0, and runs nothing" {
+  local from_run from_env
+  from_env=$(SOCKBOOST_SNDBUF=8M LD_PRELOAD= "$SOCKBOOST" run --sndbuf 1M --no-cork -- env -0 |
+    tr '\0' '\n' | grep -E '^(LD_PRELOAD|SOCKBOOST_)' | sort)
+  from_run=$(SOCKBOOST_SNDBUF=8M LD_PRELOAD= "$SOCKBOOST" run --environment --sndbuf 1M --no-cork |
+    tr '\0' '\n' | sort)
+  assert_equal "$from_run" "$from_env"
+  [[ $from_run == *SOCKBOOST_SNDBUF=1M* ]] || fail "the option did not override: $from_run"
+  # A word among the options is an error, not a command: 'touch' never runs.
+  run "$SOCKBOOST" run --environment --sndbuf 1M touch "$BATS_TEST_TMPDIR/ran"
+  assert_failure 2
+  assert_line --index 0 "sockboost: run: unexpected argument 'touch' where an option was expected"
+  [ ! -e "$BATS_TEST_TMPDIR/ran" ] || fail "run executed the word"
+  run "$SOCKBOOST" run --environment -- touch "$BATS_TEST_TMPDIR/ran"
+  assert_failure 2
+  [ ! -e "$BATS_TEST_TMPDIR/ran" ] || fail "run executed the command after --"
+}
+
 @test "run --help says what -v and -vv log, as the library does it" {
   run "$SOCKBOOST" run --help
   assert_output --partial "log the settings at load, then each tuned socket;"

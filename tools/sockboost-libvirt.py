@@ -38,9 +38,6 @@ OUR_LINE = re.compile(
     r"^    <qemu:env name='(LD_PRELOAD|SOCKBOOST_[A-Z_]+)' value='([^']*)'/>\n",
     re.M)
 VIRSH_TIMEOUT = 120
-# The options of 'sockboost run' that take a value (its --help): only to
-# tell a value from a misplaced DOMAIN, which run would execute.
-RUN_VALUE_OPTIONS = ("--sndbuf", "--scope", "--log-file")
 
 USAGE = """\
 Usage: sockboost libvirt enable [--connect URI] [RUN-OPTION...] DOMAIN
@@ -85,12 +82,12 @@ def sockboost_command():
 
 def run_environment(run_options):
     """The LD_PRELOAD and SOCKBOOST_* variables 'sockboost run' sets for
-    RUN_OPTIONS, asked of it (it prints them through env), as a list of
-    (name, value) with LD_PRELOAD first."""
+    RUN_OPTIONS, asked of it (run --environment, which also refuses a word
+    among the options), as a list of (name, value) with LD_PRELOAD first."""
     env = {k: v for k, v in os.environ.items()
            if k != "LD_PRELOAD" and (not k.startswith("SOCKBOOST_")
                                      or k == "SOCKBOOST_LIBRARY")}
-    cmd = [sockboost_command(), "run"] + run_options + ["--", "env", "-0"]
+    cmd = [sockboost_command(), "run", "--environment"] + run_options
     r = subprocess.run(cmd, env=env, capture_output=True)
     err = r.stderr.decode(errors="surrogateescape").strip()
     if r.returncode == 2:
@@ -100,8 +97,7 @@ def run_environment(run_options):
                       "sockboost run failed with status %d" % r.returncode)
     pairs = [entry.decode(errors="surrogateescape").partition("=")
              for entry in r.stdout.split(b"\0") if entry]
-    found = {name: value for name, _, value in pairs
-             if name == "LD_PRELOAD" or name.startswith("SOCKBOOST_")}
+    found = {name: value for name, _, value in pairs}
     found.pop("SOCKBOOST_LIBRARY", None)
     # QEMU's working directory is not ours.
     library = os.path.abspath(found.pop("LD_PRELOAD"))
@@ -347,8 +343,11 @@ def cmd_status(uri, domain, run_options):
 
 
 def no_options(run_options):
-    if run_options:
+    if run_options and run_options[0].startswith("-"):
         raise UsageError("unknown option '%s'" % shown(run_options[0]))
+    if run_options:
+        raise UsageError("unexpected argument '%s' (DOMAIN comes last)"
+                         % shown(run_options[0]))
 
 
 COMMANDS = {"enable": cmd_enable, "disable": cmd_disable, "status": cmd_status}
@@ -373,11 +372,6 @@ def parse_args(args):
             raise UsageError("option '%s' needs a value" % arg)
         if arg in ("-c", "--connect") or arg.startswith("--connect="):
             uri = args.pop(0) if "=" not in arg else arg.partition("=")[2]
-        elif arg in RUN_VALUE_OPTIONS and args and args[0] != "--":
-            rest += [arg, args.pop(0)]
-        elif args and not arg.startswith("-"):
-            raise UsageError("unexpected argument '%s' (DOMAIN comes last)"
-                             % shown(arg))
         else:
             rest.append(arg)
     if not rest or rest[-1] == "" or rest[-1].startswith("-"):
