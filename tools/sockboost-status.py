@@ -15,7 +15,7 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from sockboostlib import command, programs                    # noqa: E402
+from sockboostlib import capabilities, command, programs      # noqa: E402
 from sockboostlib.decisions import HelperError                # noqa: E402
 from sockboostlib.library import mapped_library               # noqa: E402
 from sockboostlib.sockets import SsError, process_sockets     # noqa: E402
@@ -138,7 +138,7 @@ def library_environment(pid):
 
 def nbd_program(pid):
     """The NBD program PID runs, with what the library changes for it
-    with PID's settings, or None."""
+    with PID's settings and PID's right to force, or None."""
     try:
         path = os.readlink("/proc/%d/exe" % pid)
     except OSError:
@@ -146,7 +146,8 @@ def nbd_program(pid):
     name = os.path.basename(path)
     if not programs.is_nbd_program(name) or not os.path.isfile(path):
         return None
-    changes = programs.Changes(command.TOOLSDIR, library_environment(pid))
+    changes = programs.Changes(command.TOOLSDIR, library_environment(pid),
+                               capabilities.may_force(pid))
     return programs.describe(changes, name, path)
 
 

@@ -77,20 +77,21 @@ def unix_raise(d):
 
 class Changes:
     """What the library changes for a program, from the library's own
-    decisions in ENV (default: ours): for a socket of the default buffer,
-    and for one whose program set 2 MiB itself first (asked once, when
-    needed)."""
+    decisions in ENV (default: ours), for a program that may force or not
+    as CAN_FORCE says (default: as we may): for a socket of the default
+    buffer, and for one whose program set 2 MiB itself first (asked once,
+    when needed)."""
 
-    def __init__(self, toolsdir, env=None):
-        self.toolsdir, self.env = toolsdir, env
-        self.default = decisions.ask(toolsdir, env=env)
+    def __init__(self, toolsdir, env=None, can_force=None):
+        self.toolsdir, self.env, self.can_force = toolsdir, env, can_force
+        self.default = decisions.ask(toolsdir, env=env, can_force=can_force)
         self.after_own = None
 
     def on_own_sndbuf(self):
         if self.after_own is None:
             self.after_own = decisions.ask(
                 self.toolsdir, program_asked=PROGRAMS_OWN_SNDBUF,
-                env=self.env)
+                can_force=self.can_force, env=self.env)
         return self.after_own
 
     def qemu_unix(self, version):
