@@ -62,9 +62,39 @@ bats_require_minimum_version 1.5.0
   [[ $stderr == *"invalid size '2G'"*"from 1 to 1073741824"* ]] || fail "stderr: $stderr"
   run --separate-stderr "$SB_ROOT/tools/bench" --ceiling --sizes 1G --repeat 1 --data-size 16M
   assert_success
-  # (the kernel clips it to wmem_max: SO_SNDBUF, not forced)
+  # (forced when the process may, clipped at wmem_max when not)
   [[ ${lines[0]} =~ ^[0-9.]+x:\ tb\ [0-9]+\ against\ the\ default ]] || fail "output: $output"
   run --separate-stderr "$SB_ROOT/tools/bench" --data-size 0
   assert_equal "$status" 2
   [[ $stderr == *"invalid size '0'"* ]] || fail "stderr: $stderr"
+}
+
+# The tb the library gives a socket pair of a program run through
+# WRAPPER... when asked for SIZE, and the one sb-socketpair-bench measures
+# the ceiling at, run the same way: equal.
+assert_ceiling_buffer_is_the_librarys () {
+  local size=$1 out=$BATS_TEST_TMPDIR/out.$RANDOM library ceiling
+  shift
+  start_bg "$out" "$@" env LD_PRELOAD="$(preload_value)" \
+    SOCKBOOST_SNDBUF="$size" "$PRELOAD_SOCKETS" pair stream
+  wait_for_line "$out" holding
+  library=$(unix_tbs_wait "$BG_PID" 2 | head -n 1)
+  ceiling=$("$@" "$SB_BUILD/tools/sb-socketpair-bench" --json --total 16M --sndbuf "$size" |
+    jq .sndbuf)
+  assert_equal "$ceiling" "$library"
+  CEILING_TB=$ceiling
+}
+
+@test "the ceiling's bigger buffer is the library's: forced where it forces" {
+  requires jq ss setpriv
+  skip_unless_cap_net_admin
+  local ask forced
+  ask=$((2 * $(cat /proc/sys/net/core/wmem_max)))
+  assert_ceiling_buffer_is_the_librarys "$ask"
+  forced=$CEILING_TB
+  assert_ceiling_buffer_is_the_librarys "$ask" setpriv --inh-caps=-net_admin --bounding-set=-net_admin
+  [ "$forced" -gt "$CEILING_TB" ] || fail "forcing made no difference: $forced, $CEILING_TB"
+  # Below the default the library leaves the buffer alone, and so does
+  # the ceiling.
+  assert_ceiling_buffer_is_the_librarys 64K
 }

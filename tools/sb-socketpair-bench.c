@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "parse-size.h"
 #include "pattern.h"
 #include "report.h"
+#include "tune-rules.h"
 
 #define PROGRAM "sb-socketpair-bench"
 /* ':' first: a missing value is told apart from an unknown option. */
@@ -57,8 +59,10 @@ usage (void)
           "       [--request-size SIZE] [--total SIZE] [--json] [--parse-only]\n"
           "Moves TOTAL bytes (default 4G) as NBD READ replies of\n"
           "REQUEST-SIZE (default 2M) over a socketpair, QUEUE-DEPTH\n"
-          "(default 1) requests in flight.  --sndbuf sets SO_SNDBUF on\n"
-          "both ends (default: leave it alone, e.g. for libsockboost).\n"
+          "(default 1) requests in flight.  --sndbuf raises the send\n"
+          "buffer of both ends as libsockboost would (forced past\n"
+          "net.core.wmem_max when the process may); default: leave it\n"
+          "alone, e.g. for libsockboost.\n"
           "--parse-only prints the options as read and measures nothing\n"
           "(sockboost bench reads its sizes so).\n");
   exit (0);
@@ -263,18 +267,6 @@ run_requests (int fd, const struct options *o, struct result *res)
 
 /* ---- set-up and measurement ---- */
 
-/* The sizes SOCKBOOST_SNDBUF takes, asked as the library asks them: the
- * kernel doubles a request into an int.
- */
-static void
-set_sndbuf (int fd, uint64_t size)
-{
-  int v = size < SB_SNDBUF_REQUEST_MAX ? (int) size : SB_SNDBUF_REQUEST_MAX;
-
-  if (setsockopt (fd, SOL_SOCKET, SO_SNDBUF, &v, sizeof v) == -1)
-    sb_die ("setsockopt SO_SNDBUF");
-}
-
 static int
 get_sndbuf (int fd)
 {
@@ -284,6 +276,28 @@ get_sndbuf (int fd)
   if (getsockopt (fd, SOL_SOCKET, SO_SNDBUF, &v, &len) == -1)
     sb_die ("getsockopt SO_SNDBUF");
   return v;
+}
+
+static int
+setsockopt_int (int fd, int level, int name, int value)
+{
+  return setsockopt (fd, level, name, &value, sizeof value);
+}
+
+/* SIZE (a size SOCKBOOST_SNDBUF takes) applied by the library's own rule
+ * (SO_SNDBUFFORCE when wmem_max would clip and the process may), so that
+ * the ceiling is measured at the buffer the library gives, not at one
+ * wmem_max clipped where the library forces.  What the kernel granted is
+ * read back and reported, whatever the rule did.
+ */
+static void
+raise_sndbuf (int fd, uint64_t size)
+{
+  struct sb_config c = { .sndbuf = size, .force = SB_FORCE_AUTO,
+                         .wmem_max = sb_config_wmem_max () };
+  bool clipped;
+
+  (void) sb_sndbuf_raise (fd, get_sndbuf (fd), &c, setsockopt_int, &clipped);
 }
 
 /* getrusage(RUSAGE_SELF) covers both threads. */
@@ -309,8 +323,8 @@ measure (const struct options *o, struct result *res)
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == -1)
     sb_die ("socketpair");
   if (o->sndbuf) {
-    set_sndbuf (sv[0], o->sndbuf);
-    set_sndbuf (sv[1], o->sndbuf);
+    raise_sndbuf (sv[0], o->sndbuf);
+    raise_sndbuf (sv[1], o->sndbuf);
   }
   res->sndbuf_granted = get_sndbuf (sv[1]);
   srv.fd = sv[1];
