@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "full-io.h"
+#include "nbd-pair.h"
 #include "nbd-protocol.h"
 #include "pattern.h"
 
@@ -216,30 +217,15 @@ server_replier (void *arg)
   return NULL;
 }
 
-/* Fixed-newstyle handshake, EXPORT_NAME "", no zeroes: enough for the
- * library's tracker to follow both ends into the transmission phase.
+/* The handshake of nbd-pair.h: enough for the library's tracker to
+ * follow both ends into the transmission phase.
  */
 static int
-handshake (struct conn *c)
+handshake (const struct conn *c)
 {
-  struct nbd_new_handshake g = {
-    .nbdmagic = htobe64 (NBD_MAGIC), .version = htobe64 (NBD_IHAVEOPT),
-    .gflags = htobe16 (NBD_FLAG_FIXED_NEWSTYLE | NBD_FLAG_NO_ZEROES) };
-  uint32_t cflags = htobe32 (NBD_FLAG_C_FIXED_NEWSTYLE | NBD_FLAG_C_NO_ZEROES);
-  struct nbd_option o = { .version = htobe64 (NBD_IHAVEOPT),
-                          .option = htobe32 (NBD_OPT_EXPORT_NAME) };
-  struct nbd_new_handshake_finish f = {
-    .exportsize = htobe64 (UINT64_C (1) << 30),
-    .eflags = htobe16 (NBD_FLAG_HAS_FLAGS) };
-  char buf[sizeof g + sizeof o + sizeof cflags];
+  struct nbd_pair p = { .client = c->client, .server = c->server };
 
-  return sb_write_full (c->server, &g, sizeof g, 0)
-    || sb_read_full (c->client, buf, sizeof g)
-    || sb_write_full (c->client, &cflags, sizeof cflags, 0)
-    || sb_write_full (c->client, &o, sizeof o, 0)
-    || sb_read_full (c->server, buf, sizeof cflags + sizeof o)
-    || sb_write_full (c->server, &f, sizeof f, 0)
-    || sb_read_full (c->client, buf, sizeof f) ? -1 : 0;
+  return nbd_pair_handshake (&p, false);
 }
 
 static int
