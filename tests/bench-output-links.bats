@@ -49,7 +49,7 @@ bench_quick () {
   cd "$work"
   bench_quick
   assert_equal "$status" 1
-  [[ $stderr == "sockboost bench: bench-results: the directory is owned by nobody (uid 65534), not by root (uid 0): refusing to write there"* ]] ||
+  [[ $stderr == "sockboost: bench: bench-results: the directory is owned by nobody (uid 65534), not by root (uid 0): refusing to write there"* ]] ||
     fail "stderr: $stderr"
   assert_targets_untouched
   for name in "${NAMES[@]}"; do

@@ -24,8 +24,9 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)),
                                 "..", "tools"))
 
-from benchlib import migration_qemu, programs              # noqa: E402
+from benchlib import migration_qemu                        # noqa: E402
 from benchlib.procs import RunError, config_env             # noqa: E402
+from sockboostlib import paths                             # noqa: E402
 
 PROG = "migration-run.py"
 
@@ -57,8 +58,8 @@ def main(argv):
     with tempfile.TemporaryDirectory(prefix="migration-run-") as tmp:
         setup = migration_qemu.Setup(
             ["qemu-system-x86_64"], ["qemu-img"],
-            config_env(config, programs.LIBRARY, args.library),
-            config_env("default", programs.LIBRARY, None), tmp, args.tls)
+            config_env(config, paths.library(), args.library),
+            config_env("default", paths.library(), None), tmp, args.tls)
         seconds = migration_qemu.transfer(args.direction, setup, args.source,
                                           fmt, size, args.target)
     print("%.3f" % seconds)

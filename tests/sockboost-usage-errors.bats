@@ -37,16 +37,15 @@ assert_usage_error () {
 
 @test "status's usage errors point at sockboost status --help" {
   assert_usage_error "status: no PID given" "status --help" status
-  assert_usage_error "status: '12x' is not a process id" "status --help" status 12x
+  assert_usage_error "status: invalid PID '12x': expected a process id" "status --help" status 12x
   assert_usage_error "status: unexpected argument '2'" "status --help" status 1 2
   assert_usage_error "status: unknown option '--frobnicate'" "status --help" status --frobnicate 1
 }
 
 @test "bench's usage errors point at sockboost bench --help" {
   requires python3
-  assert_usage_error "sockboost bench: unrecognized arguments: --frobnicate" "bench --help" \
-    bench --frobnicate
-  assert_usage_error "sockboost bench: argument --repeat: not a positive integer: '0'" \
+  assert_usage_error "bench: unknown option '--frobnicate'" "bench --help" bench --frobnicate
+  assert_usage_error "bench: invalid --repeat '0': expected a positive integer" \
     "bench --help" bench --repeat 0
 }
 

@@ -27,11 +27,10 @@ assert_one_usage_form () {
 @test "sockboost and its commands" {
   use_attach_helper
   assert_one_usage_form sockboost sockboost "$SOCKBOOST" --bogus
-  for cmd in run doctor status; do
-    assert_one_usage_form sockboost "sockboost $cmd" "$SOCKBOOST" "$cmd" --bogus
+  for cmd in run doctor status libvirt bench; do
+    assert_one_usage_form "sockboost: $cmd" "sockboost $cmd" "$SOCKBOOST" "$cmd" --bogus
   done
   assert_one_usage_form "sockboost attach" "sockboost attach" "$SOCKBOOST" attach --bogus
-  assert_one_usage_form "sockboost bench" "sockboost bench" "$SOCKBOOST" bench --bogus
 }
 
 @test "the helper programs: benchmarks and sb-config" {

@@ -19,12 +19,14 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
 from benchlib import ceiling                                  # noqa: E402
 from benchlib.procs import RunError, Skip                     # noqa: E402
-from sockboostlib import command, decisions, programs         # noqa: E402
+from sockboostlib import decisions, paths, programs           # noqa: E402
+from sockboostlib.command import Command, Failure             # noqa: E402
+from sockboostlib.options import Option, Parser               # noqa: E402
 from sockboostlib.sockets import SsError, process_sockets     # noqa: E402
-from sockboostlib.text import folded, for_json, shown                  # noqa: E402
+from sockboostlib.text import folded, for_json, shown         # noqa: E402
 
-USAGE = """\
-Usage: sockboost doctor [--json]
+COMMAND = Command("doctor")
+PARSER = Parser("Usage: sockboost doctor [--json]", """\
 Show the kernel limits that decide the send buffer, whether this user can
 exceed them, and run a live self-test of the library; measure what a
 bigger unix send buffer gains on this host (a raw socketpair, default
@@ -32,11 +34,9 @@ buffer against the requested one, about a second); then list the NBD
 programs on PATH (qemu-nbd, qemu-img, nbdkit, nbdcopy, nbdinfo, nbd-server,
 QEMU's system emulators) with their versions and what the library changes
 for each.  Reads the same SOCKBOOST_* variables as the library.  Exit
-status 0 when the self-test passes, 1 when it fails.
-
-  --json       print one JSON object instead of the report
-  -h, --help   show this help
-"""
+status 0 when the self-test passes, 1 when it fails.""",
+                [Option("--json", "print one JSON object instead of the "
+                        "report")])
 
 PROBE_WAIT_SECONDS = 10
 
@@ -58,7 +58,7 @@ class Report:
 
 def report_limits(r, d):
     if d.wmem_max < 0:
-        command.die("doctor", "cannot read /proc/sys/net/core/wmem_max")
+        raise Failure("cannot read /proc/sys/net/core/wmem_max")
     r.row("net.core.wmem_default", "%d (a unix socket's send buffer without "
           "the library)" % d.wmem_default)
     r.row("net.core.wmem_max", "%d (the most SO_SNDBUF may request)"
@@ -83,7 +83,7 @@ def honoured(d):
     if d.clipped:
         return "clipped", None
     if d.can_force:
-        unprivileged = decisions.ask(command.TOOLSDIR, can_force=False)
+        unprivileged = decisions.ask(can_force=False)
         if unprivileged.tb < d.tb:
             return "forced", unprivileged
     return "yes", None
@@ -126,10 +126,9 @@ def report_request(r, d):
 def start_probe(library, tmp):
     """sb-probe under the library (every socket in scope, each logged),
     once it says its sockets exist; None (and why) if it does not."""
-    probe = os.path.join(command.TOOLSDIR, "sb-probe")
+    probe = paths.helper("sb-probe")
     if not os.access(probe, os.X_OK):
-        return None, ("FAIL: probe program missing: %s (build it with "
-                      "'make')" % probe)
+        return None, "FAIL: the probe program " + paths.missing(probe)
     preload = os.environ.get("LD_PRELOAD", "").rstrip(": ")
     env = dict(os.environ, SOCKBOOST_SCOPE="all", SOCKBOOST_DEBUG="2",
                SOCKBOOST_LOG_FILE=os.path.join(tmp, "probe.log"),
@@ -243,18 +242,15 @@ def report_programs(r, found, missing):
 
 
 def main(argv):
-    json_wanted, _ = command.parse("doctor", argv, USAGE)
-    r, library = Report(json_wanted), command.library()
-    try:
-        d = decisions.ask(command.TOOLSDIR)
-    except decisions.HelperError as e:
-        command.die("doctor", str(e))
+    json_wanted = PARSER.parse(argv).json
+    r, library = Report(json_wanted), paths.library()
+    d = decisions.ask()
     r.say("sockboost %s doctor" % d.version)
     report_limits(r, d)
     verdict, fix = report_request(r, d)
     passed, test_verdict = report_library(r, library, d.tb)
     unix_ceiling = report_ceiling(r, d)
-    found, missing = programs.survey(command.TOOLSDIR)
+    found, missing = programs.survey()
     report_programs(r, found, missing)
     if json_wanted:
         print(json.dumps({
@@ -273,4 +269,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    COMMAND.exit_with(main)

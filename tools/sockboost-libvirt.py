@@ -20,11 +20,12 @@ from xml.sax.saxutils import escape
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from sockboostlib.library import mapped_library  # noqa: E402
-from sockboostlib.text import shown  # noqa: E402
+from sockboostlib import paths                                # noqa: E402
+from sockboostlib.command import Command, Failure, UsageError  # noqa: E402
+from sockboostlib.library import mapped_library               # noqa: E402
+from sockboostlib.options import Option, Parser               # noqa: E402
+from sockboostlib.text import shown                           # noqa: E402
 
-# make install substitutes this; in the build tree, sockboost is beside us.
-INSTALLED_SOCKBOOST = "@BINDIR@/sockboost"
 QEMU_NS = "http://libvirt.org/schemas/domain/qemu/1.0"
 # libvirt's own serialisation of the namespace and of an entry: the text
 # added is the text libvirt writes back, so disable gives back the
@@ -39,46 +40,30 @@ OUR_LINE = re.compile(
     re.M)
 VIRSH_TIMEOUT = 120
 
-USAGE = """\
+COMMAND = Command("libvirt")
+PARSER = Parser("""\
 Usage: sockboost libvirt enable [--connect URI] [RUN-OPTION...] DOMAIN
        sockboost libvirt disable [--connect URI] DOMAIN
-       sockboost libvirt status [--connect URI] DOMAIN
+       sockboost libvirt status [--connect URI] DOMAIN""", """\
 Put libsockboost.so into the QEMU that libvirt starts for DOMAIN: enable
 adds <qemu:env> entries (LD_PRELOAD and the settings of the RUN-OPTIONs)
 to its persistent definition, disable takes them out again, status says
 whether the definition has them and whether the running QEMU has the
 library mapped.  A change takes effect when the domain is next started;
-a migration carries the entries to the destination's QEMU.
-
-  -c, --connect URI  the libvirt connection (default: virsh's own)
-  -h, --help         show this help
-
+a migration carries the entries to the destination's QEMU.""",
+                [Option(("-c", "--connect"), "the libvirt connection "
+                        "(default: virsh's own)", value="URI")],
+                rest=True, epilog="""
 RUN-OPTIONs are those of 'sockboost run' (--sndbuf SIZE, --no-nodelay,
 --no-cork, --scope, --force, --no-force, --stats, -v, --log-file), given
 before DOMAIN.  QEMU must be able to read the library: with 'make
 install' it can; a build tree in a private home directory it may not.
 To boost a running QEMU without a restart, use 'sockboost attach --watch'
 on the pid that status prints.
-Exit status: 0 when done, 1 on errors, 2 for a usage error.
-"""
-
-
-class Failure(Exception):
-    """An error to report in one line; exit status 1."""
-
-
-class UsageError(Exception):
-    """A usage error to report with the Try line; exit status 2."""
+Exit status: 0 when done, 1 on errors, 2 for a usage error.""")
 
 
 # ---- what sockboost run would do -----------------------------------------
-
-def sockboost_command():
-    if not INSTALLED_SOCKBOOST.startswith("@"):
-        return INSTALLED_SOCKBOOST
-    return os.path.join(os.path.dirname(os.path.realpath(__file__)),
-                        "sockboost")
-
 
 def run_environment(run_options):
     """The LD_PRELOAD and SOCKBOOST_* variables 'sockboost run' sets for
@@ -87,7 +72,7 @@ def run_environment(run_options):
     env = {k: v for k, v in os.environ.items()
            if k != "LD_PRELOAD" and (not k.startswith("SOCKBOOST_")
                                      or k == "SOCKBOOST_LIBRARY")}
-    cmd = [sockboost_command(), "run", "--environment"] + run_options
+    cmd = [paths.sockboost(), "run", "--environment"] + run_options
     r = subprocess.run(cmd, env=env, capture_output=True)
     err = r.stderr.decode(errors="surrogateescape").strip()
     if r.returncode == 2:
@@ -121,18 +106,20 @@ def warn_unreadable_library(library):
     for part in library.split("/")[1:-1]:
         path += "/" + part
         if not os.stat(path).st_mode & 0o001:
-            return warn("QEMU's user may not reach %s: %s is not searchable "
-                        "by others (install the library with 'make install')"
-                        % (shown(library), shown(path)))
+            return COMMAND.warn(
+                "QEMU's user may not reach %s: %s is not searchable by "
+                "others (install the library with 'make install')"
+                % (shown(library), shown(path)))
     if not os.stat(library).st_mode & 0o004:
-        warn("QEMU's user may not read %s (mode %o)"
-             % (shown(library), os.stat(library).st_mode & 0o777))
+        COMMAND.warn("QEMU's user may not read %s (mode %o)"
+                     % (shown(library), os.stat(library).st_mode & 0o777))
 
 
 def warn_remote(uri):
     host = urllib.parse.urlsplit(uri or "").hostname
     if host:
-        warn("the library must be at the same path on %s" % shown(host))
+        COMMAND.warn("the library must be at the same path on %s"
+                     % shown(host))
 
 
 # ---- virsh ----------------------------------------------------------------
@@ -353,50 +340,23 @@ def no_options(run_options):
 COMMANDS = {"enable": cmd_enable, "disable": cmd_disable, "status": cmd_status}
 
 
-def parse_args(args):
+def parse_args(argv):
     """(command, uri, domain, run options) from the command line."""
-    if not args or args[0] in ("-h", "--help"):
-        if not args:
-            raise UsageError("no command given (enable, disable or status)")
-        print(USAGE, end="")
-        sys.exit(0)
-    if args[0] not in COMMANDS:
-        raise UsageError("unknown command '%s'" % shown(args[0]))
-    command, uri, rest, args = args[0], None, [], list(args[1:])
-    while args:
-        arg = args.pop(0)
-        if arg in ("-h", "--help"):
-            print(USAGE, end="")
-            sys.exit(0)
-        if arg in ("-c", "--connect") and not args:
-            raise UsageError("option '%s' needs a value" % arg)
-        if arg in ("-c", "--connect") or arg.startswith("--connect="):
-            uri = args.pop(0) if "=" not in arg else arg.partition("=")[2]
-        else:
-            rest.append(arg)
-    if not rest or rest[-1] == "" or rest[-1].startswith("-"):
+    if argv and argv[0] in COMMANDS:
+        args = PARSER.parse(argv[1:])
+    else:
+        PARSER.parse(argv[:1])      # --help, or an option out of place
+        raise UsageError("unknown command '%s'" % shown(argv[0]) if argv
+                         else "no command given (enable, disable or status)")
+    if not args.rest or args.rest[-1] == "" or args.rest[-1].startswith("-"):
         raise UsageError("no domain given (it comes last)")
-    return command, uri, rest[-1], rest[:-1]
+    return argv[0], args.connect, args.rest[-1], args.rest[:-1]
 
 
-def warn(message):
-    print("sockboost: libvirt: warning: %s" % message, file=sys.stderr)
-
-
-def main(args):
-    try:
-        command, uri, domain, run_options = parse_args(args)
-        COMMANDS[command](uri, domain, run_options)
-    except UsageError as e:
-        print("sockboost: libvirt: %s" % e, file=sys.stderr)
-        print("Try 'sockboost libvirt --help' for more information.",
-              file=sys.stderr)
-        return 2
-    except Failure as e:
-        print("sockboost: libvirt: %s" % e, file=sys.stderr)
-        return 1
-    return 0
+def main(argv):
+    command, uri, domain, run_options = parse_args(argv)
+    COMMANDS[command](uri, domain, run_options)
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    COMMAND.exit_with(main)

@@ -15,32 +15,33 @@ import sys
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 
-from sockboostlib import capabilities, command, programs      # noqa: E402
-from sockboostlib.decisions import HelperError                # noqa: E402
+from sockboostlib import capabilities, programs                # noqa: E402
+from sockboostlib.command import Command, Failure             # noqa: E402
 from sockboostlib.library import mapped_library               # noqa: E402
+from sockboostlib.options import Option, Parser               # noqa: E402
 from sockboostlib.sockets import SsError, process_sockets     # noqa: E402
 from sockboostlib.text import folded, for_json, shown         # noqa: E402
 
-USAGE = """\
-Usage: sockboost status [--json] PID
+
+def process_id(text):
+    if not re.fullmatch(r"[0-9]{1,10}", text):
+        raise ValueError("expected a process id")
+    return int(text)
+
+
+COMMAND = Command("status")
+PARSER = Parser("Usage: sockboost status [--json] PID", """\
 List the unix stream and TCP sockets of process PID, listening and
 connected: file descriptors, type, state, send buffer (tb, as ss reports
 it), whether it is boosted, the peer process, the local address; and
 whether libsockboost.so is loaded in the process.  For an NBD program
 (qemu-nbd, QEMU's system emulators, nbdkit...), its version and what the
-library changes for it.
-
-  --json       print one JSON object instead of the table
-  -h, --help   show this help
-"""
+library changes for it.""",
+                [Option("--json", "print one JSON object instead of the "
+                        "table")],
+                operands=[("PID", process_id)])
 
 HEADINGS = ("FD", "TYPE", "STATE", "TB", "BOOSTED", "PEER", "LOCAL")
-
-
-def process_id(text):
-    if not re.fullmatch(r"[0-9]{1,10}", text):
-        command.usage_error("status", "'%s' is not a process id" % shown(text))
-    return int(text)
 
 
 def verdict(s, wmem_default, tcp_max):
@@ -146,7 +147,7 @@ def nbd_program(pid):
     name = os.path.basename(path)
     if not programs.is_nbd_program(name) or not os.path.isfile(path):
         return None
-    changes = programs.Changes(command.TOOLSDIR, library_environment(pid),
+    changes = programs.Changes(library_environment(pid),
                                capabilities.may_force(pid))
     return programs.describe(changes, name, path)
 
@@ -215,23 +216,21 @@ def print_json(proc, default):
 
 
 def main(argv):
-    json_wanted, pid = command.parse("status", argv, USAGE, process_id)
-    if pid is None:
-        command.usage_error("status", "no PID given")
+    args = PARSER.parse(argv)
     if not shutil.which("ss"):
-        command.die("status", "ss is missing (install iproute2)")
-    if not os.path.isdir("/proc/%d" % pid):
-        command.die("status", "no process %d" % pid)
+        raise Failure("ss is missing (install iproute2)")
+    if not os.path.isdir("/proc/%d" % args.pid):
+        raise Failure("no process %d" % args.pid)
     try:
-        proc = Process(pid)
+        proc = Process(args.pid)
     except PermissionError:
-        command.die("status", "process %d: not permitted to inspect its "
-                    "sockets (run as its owner or root)" % pid)
-    except (OSError, SsError, HelperError) as e:
-        command.die("status", "process %d: %s" % (pid, e))
-    (print_json if json_wanted else print_text)(proc, wmem_default())
+        raise Failure("process %d: not permitted to inspect its sockets "
+                      "(run as its owner or root)" % args.pid) from None
+    except (OSError, SsError) as e:
+        raise Failure("process %d: %s" % (args.pid, e)) from None
+    (print_json if args.json else print_text)(proc, wmem_default())
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    COMMAND.exit_with(main)

@@ -12,7 +12,9 @@ The socketpair workload of sockboost bench, the demo and sockboost doctor
 
 from . import rounds
 from .procs import config_env, last_json, run_command
-from .programs import LIBRARY, need, program
+from sockboostlib import paths
+
+from .programs import need, program
 
 GiB = 1 << 30
 # What doctor measures: short rounds, about a second in all.
@@ -30,7 +32,7 @@ def socketpair_run(total, queue_depth=1, sndbuf=None, request_size=None):
         cmd += ["--sndbuf", str(sndbuf)]
     if request_size is not None:
         cmd += ["--request-size", str(request_size)]
-    out, _ = run_command(cmd, config_env("default", LIBRARY, None))
+    out, _ = run_command(cmd, config_env("default", paths.library(), None))
     return last_json(out)
 
 

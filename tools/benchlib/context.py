@@ -7,7 +7,9 @@ import re
 import shutil
 import tempfile
 
-from . import images, programs
+from sockboostlib import paths
+
+from . import images
 from .procs import config_env
 
 MiB = 1 << 20
@@ -34,7 +36,7 @@ class Context:
 
     def env(self, config):
         """Environment of a process of a run in configuration CONFIG."""
-        return config_env(config, programs.LIBRARY, self.logdir)
+        return config_env(config, paths.library(), self.logdir)
 
     def tuned_sockets(self):
         """Sockets the library logged as tuned since the last call."""

@@ -11,7 +11,6 @@ Modes take turns (benchlib.rounds); each line shows the median and the
 range of the rounds, and a verdict per round.
 """
 
-import argparse
 import contextlib
 import filecmp
 import os
@@ -22,13 +21,17 @@ import sys
 import tempfile
 import types
 
+from sockboostlib import paths
+from sockboostlib.command import Command, Failure
+from sockboostlib.options import Option, Parser, choice, positive_int
+from sockboostlib.options import size_as_typed
 from sockboostlib.sockets import SsError, process_sockets
 
-from . import ceiling, images, programs, rounds, sizes
+from . import ceiling, images, programs, rounds
 from .procs import RunError, Server, Skip, config_env, free_tcp_port
 from .procs import last_json, run_command
 
-PROG = "demo"
+COMMAND = Command(None, program="demo", help_command="tools/demo")
 # A plain TCP round takes seconds and its stalls hardly vary: at most 3.
 TCP_MAX_ROUNDS = 3
 # The TCP image: a 4 KiB extent every 128 KiB, 64 of them: about 2.6 s
@@ -64,45 +67,31 @@ Each result shows the median, the range of the rounds and the ratio, and
 whether one mode was faster in every round.""" % (TCP_MAX_ROUNDS, NAIVE_READS)
 
 
-class UsageParser(argparse.ArgumentParser):
-    def error(self, message):
-        sys.stderr.write("%s: %s\nTry 'tools/demo --help' for more "
-                         "information.\n" % (PROG, message))
-        sys.exit(2)
-
-
-def positive_int(text):
-    if not text.isdigit() or int(text) == 0:
-        raise argparse.ArgumentTypeError("not a positive number: %r" % text)
-    return int(text)
+PARSER = Parser("Usage: tools/demo [OPTION...]", DESCRIPTION, [
+    Option("--size", "bytes read per unix round (default 4G)", "SIZE",
+           size_as_typed),
+    Option("--rounds", "rounds of each mode (default 5)", "ROUNDS",
+           positive_int),
+    Option("--request-size", "bytes per NBD read request (default 2M)",
+           "SIZE", size_as_typed),
+    Option("--queue-depth", "requests in flight (default 4)", "N",
+           positive_int),
+    Option("--tcp", "the TCP part's server: auto, qemu-nbd, sbnbd or off "
+           "(default auto: qemu-nbd when the one installed stalls)",
+           "SERVER", choice("auto", "qemu-nbd", "sbnbd", "off"))])
 
 
 def parse_args(argv):
-    p = UsageParser(prog="tools/demo", description=DESCRIPTION,
-                    formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--size", default="4G",
-                   help="bytes read per unix round (default 4G)")
-    p.add_argument("--rounds", type=positive_int, default=5,
-                   help="rounds of each mode (default 5)")
-    p.add_argument("--request-size", default="2M",
-                   help="bytes per NBD read request (default 2M)")
-    p.add_argument("--queue-depth", type=positive_int, default=4,
-                   help="requests in flight (default 4)")
-    p.add_argument("--tcp", choices=("auto", "qemu-nbd", "sbnbd", "off"),
-                   default="auto", help="the TCP part's server (default "
-                   "auto: qemu-nbd when the one installed stalls)")
-    args = p.parse_args(argv)
+    args = PARSER.parse(argv)
+    args.size = args.size or "4G"
+    args.rounds = args.rounds or 5
+    args.request_size = args.request_size or "2M"
+    args.queue_depth = args.queue_depth or 4
+    args.tcp = args.tcp or "auto"
     try:
         need_pieces(args)
     except Skip as e:
-        print("%s: %s" % (PROG, e), file=sys.stderr)
-        sys.exit(1)
-    # Read by the C size parser, which needs the pieces.
-    for option in ("size", "request_size"):
-        try:
-            sizes.parse(getattr(args, option), "bytes")
-        except ValueError as e:
-            p.error("argument --%s: %s" % (option.replace("_", "-"), e))
+        raise Failure(str(e)) from None
     if args.tcp == "auto":
         args.tcp = "qemu-nbd" if qemu_nbd_stalls() else "sbnbd"
     return args
@@ -132,7 +121,7 @@ class Demo:
         os.mkdir(self.logdir)
 
     def env(self, mode):
-        return config_env(CONFIG[mode], programs.LIBRARY, self.logdir)
+        return config_env(CONFIG[mode], paths.library(), self.logdir)
 
     def start(self, name, mode, cmd):
         """Start server CMD (its pid file at the place given to it by
@@ -186,10 +175,7 @@ def main(argv):
                 say("")
             unix_part(demo)
     except (Skip, RunError, OSError) as e:
-        print("%s: %s" % (PROG, e), file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
+        raise Failure(str(e)) from None
     return 0
 
 

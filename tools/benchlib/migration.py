@@ -10,7 +10,9 @@ import os
 
 from . import images, migration_qemu, report
 from .context import FS_MIB, MiB
-from .programs import DATADIR, need, need_library, program
+from sockboostlib import paths
+
+from .programs import need, need_library, program
 
 # Fragmented images (4 KiB of data every 128 KiB), in MiB, full and
 # --quick, per direction: QEMU 7.2 pays about 4 ms per data/hole boundary
@@ -24,7 +26,7 @@ ALLOCATED_MIB = {False: 1024, True: 32}
 # The transfers (migration_qemu.TRANSFERS) and their names in the cases.
 DIRECTIONS = (("push", "push"), ("pull-mirror", "pull, mirror"),
               ("pull-convert", "pull, qemu-img convert"))
-PLOT_SCRIPT = os.path.join(DATADIR, "bench-migration.gp")
+PLOT_SCRIPT = paths.data("bench-migration.gp")
 
 # The paragraphs under the workload's heading in the report.
 NOTES = [

@@ -11,33 +11,17 @@ import os
 import shutil
 import subprocess
 
+from sockboostlib import paths
+
 from .procs import Skip
 
-# make install substitutes these; in the source tree they stay as they are
-# and the pieces are found in the build tree (SB_BUILD, or the source tree).
-INSTALLED_PKGLIBDIR = "@PKGLIBDIR@"
-INSTALLED_BINDIR = "@BINDIR@"
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.realpath(__file__))))
-INSTALLED = not INSTALLED_PKGLIBDIR.startswith("@")
-if INSTALLED:
-    ROOT = LIBDIR = HELPERDIR = DATADIR = INSTALLED_PKGLIBDIR
-    PROGDIR = INSTALLED_BINDIR
-else:
-    BUILD = os.environ.get("SB_BUILD") or ROOT
-    LIBDIR, PROGDIR, HELPERDIR = (os.path.join(BUILD, d)
-                                  for d in ("preload", "nbd", "tools"))
-    DATADIR = os.path.join(ROOT, "tools")
-LIBRARY = os.path.join(LIBDIR, "libsockboost.so")
-PLOT_SCRIPT = os.path.join(DATADIR, "bench-throughput.gp")
-
-# Built with this source tree: the directory each is in.
+# Built with this source tree: where paths finds each.
 BUILT = {
-    "sbnbd-server": PROGDIR,
-    "sbnbd-client": PROGDIR,
-    "sb-socketpair-bench": HELPERDIR,
-    "sb-overhead-bench": HELPERDIR,
-    "sb-config": HELPERDIR,
+    "sbnbd-server": paths.nbd_program,
+    "sbnbd-client": paths.nbd_program,
+    "sb-socketpair-bench": paths.helper,
+    "sb-overhead-bench": paths.helper,
+    "sb-config": paths.helper,
 }
 
 # Installed on the machine, found on PATH; mkfs.ext4 lives in /usr/sbin,
@@ -72,7 +56,7 @@ def locate(name, root=None):
     """Path of program NAME (in ROOT's file system if given), or None when
     it is not there."""
     if name in BUILT:
-        path = os.path.join(BUILT[name], name)
+        path = BUILT[name](name)
         return path if os.access(path, os.X_OK) else None
     if name not in EXTERNAL:
         raise ValueError("unknown program %r" % name)
@@ -92,7 +76,7 @@ def program(name):
 
 
 def library_built():
-    return os.access(LIBRARY, os.R_OK)
+    return os.access(paths.library(), os.R_OK)
 
 
 def need(*names):
@@ -106,13 +90,9 @@ def need(*names):
                 ", ".join(gone), "is" if len(gone) == 1 else "are",
                 root.path))
     missing = [n for n in names if locate(n) is None]
-    built = [os.path.join(BUILT[n], n) for n in missing if n in BUILT]
-    if built and INSTALLED:
-        raise Skip("%s is missing" % built[0])
+    built = [BUILT[n](n) for n in missing if n in BUILT]
     if built:
-        inside = built[0].startswith(ROOT + os.sep)
-        raise Skip("%s is not built (run make)"
-                   % (os.path.relpath(built[0], ROOT) if inside else built[0]))
+        raise Skip(paths.missing(built[0]))
     if missing:
         raise Skip("%s %s not installed" % (
             ", ".join(missing), "is" if len(missing) == 1 else "are"))
@@ -120,7 +100,7 @@ def need(*names):
 
 def need_library():
     if not library_built():
-        raise Skip("preload/libsockboost.so is not built (run make)")
+        raise Skip(paths.missing(paths.library()))
 
 
 def version(name, option):

@@ -10,6 +10,8 @@ import sys
 import tempfile
 import time
 
+from sockboostlib import paths
+
 from . import programs, roots
 from .rounds import median, paired_speedups, speedup
 
@@ -381,7 +383,7 @@ def plot(args, planned, rows, out):
     if not series:
         return []
     return gnuplot(out, ["throughput.dat", "throughput.png", "throughput.svg"],
-                   plot_data(args, planned, rows), programs.PLOT_SCRIPT,
+                   plot_data(args, planned, rows), paths.data("bench-throughput.gp"),
                    "nseries=%d" % len(series))
 
 

@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-from . import programs
+from sockboostlib import paths
 
 # The workloads that can run with a root's programs.
 ROOTED_WORKLOADS = ("qemu", "nbdcopy", "tcp", "migration")
@@ -80,9 +80,11 @@ def enter_namespace(roots, argv):
                                os.path.realpath(sys.argv[0])] + argv, env)
     mounted = []
     atexit.register(unmount, mounted)
-    shared = [tempfile.gettempdir(), programs.ROOT]
-    if not programs.LIBDIR.startswith(programs.ROOT + os.sep):
-        shared.append(programs.LIBDIR)
+    tree = paths.TOOLS if paths.INSTALLED else paths.SOURCE
+    library_dir = os.path.dirname(paths.library())
+    shared = [tempfile.gettempdir(), tree]
+    if not library_dir.startswith(tree + os.sep):
+        shared.append(library_dir)
     for root in roots:
         mount(mounted, ["-t", "proc", "proc"], root.path + "/proc")
         mount(mounted, ["--rbind", "/dev"], root.path + "/dev")

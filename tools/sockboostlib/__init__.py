@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""The Python parts of the sockboost command (doctor, status) and what
-they share with the benchmark: the sockets of a process as ss sees them
-(sockets), the library's own decisions (decisions, from sb-config), and
-what the library changes for each NBD program (programs)."""
+"""What the Python commands of sockboost (doctor, status, libvirt) and
+the benchmark share: how a command fails and reads its command line
+(command, options), where the files are (paths), the sockets of a
+process as ss sees them (sockets), the library's own decisions
+(decisions, from sb-config), and what the library changes for each NBD
+program (programs)."""

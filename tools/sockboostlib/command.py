@@ -1,51 +1,78 @@
 # SPDX-License-Identifier: MIT
-"""What the Python commands of sockboost share with the script that runs
-them (tools/sockboost): their names in messages, usage errors, the
-command line, and where the pieces are."""
+"""How a sockboost command fails, warns and exits: the one convention of
+every Python command (doctor, status, libvirt) and of the benchmark, the
+same as tools/sockboost's for run and the C programs' (common/report.c).
 
-import os
+    COMMAND = Command("status")
+
+    def main(argv):
+        ...
+        raise Failure("process %d: %s" % (pid, why))
+
+    if __name__ == "__main__":
+        COMMAND.exit_with(main)
+
+A Failure is one line on stderr, "sockboost: status: what failed: why",
+and exit status 1.  A UsageError is that line and "Try 'sockboost status
+--help' for more information.", exit status 2.  Every line is made
+printable here, whatever the caller forgot to escape, so that a name
+read from outside cannot drive the terminal."""
+
 import sys
 
-from .text import shown
+from .text import printable
 
-PROG = "sockboost"
-# tools/ in the build tree, PKGLIBDIR once installed: the helpers are here.
-TOOLSDIR = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-
-
-def library():
-    """The library the script chose (SOCKBOOST_LIBRARY, which it sets)."""
-    return os.environ.get("SOCKBOOST_LIBRARY",
-                          os.path.join(TOOLSDIR, "libsockboost.so"))
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+PROGRAM = "sockboost"
 
 
-def usage_error(command, message):
-    print("%s: %s: %s" % (PROG, command, message), file=sys.stderr)
-    print("Try '%s %s --help' for more information." % (PROG, command),
-          file=sys.stderr)
-    sys.exit(2)
+class Failure(Exception):
+    """What failed and why, in one line: exit status 1."""
 
 
-def die(command, message):
-    print("%s: %s: %s" % (PROG, command, message), file=sys.stderr)
-    sys.exit(1)
+class UsageError(Exception):
+    """What is wrong with the command line, in one line: exit status 2,
+    with the line naming the help to read."""
 
 
-def parse(command, argv, usage, operand=None):
-    """ARGV of COMMAND, which takes --json, --help (printing USAGE) and at
-    most one operand, made a value by OPERAND(text) (which calls
-    usage_error when it is malformed).  Returns (json, value or None)."""
-    json_wanted, value = False, None
-    for arg in argv:
-        if arg in ("-h", "--help"):
-            print(usage, end="")
-            sys.exit(0)
-        elif arg == "--json":
-            json_wanted = True
-        elif arg.startswith("-"):
-            usage_error(command, "unknown option '%s'" % shown(arg))
-        elif operand is None or value is not None:
-            usage_error(command, "unexpected argument '%s'" % shown(arg))
-        else:
-            value = operand(arg)
-    return json_wanted, value
+class Command:
+    """A command's name in its messages: NAME under PROGRAM ("sockboost:
+    doctor: ..."), or PROGRAM alone when NAME is None; its help is
+    HELP_COMMAND --help (default: PROGRAM NAME)."""
+
+    def __init__(self, name, program=PROGRAM, help_command=None):
+        self.name = name
+        self.prefix = "%s: %s: " % (program, name) if name else program + ": "
+        self.help_command = help_command or " ".join(
+            part for part in (program, name) if part)
+
+    def say(self, line):
+        print(printable(self.prefix + line), file=sys.stderr, flush=True)
+
+    def warn(self, message):
+        self.say("warning: " + message)
+
+    def usage_error(self, message):
+        """Report MESSAGE as a usage error; return the exit status."""
+        self.say(message)
+        print("Try '%s --help' for more information." % self.help_command,
+              file=sys.stderr)
+        return EXIT_USAGE
+
+    def run(self, main, argv):
+        """MAIN(ARGV)'s exit status, a Failure or UsageError reported."""
+        try:
+            return main(argv) or 0
+        except UsageError as e:
+            return self.usage_error(str(e))
+        except Failure as e:
+            self.say(str(e))
+            return EXIT_FAILURE
+        except KeyboardInterrupt:
+            return EXIT_INTERRUPTED
+
+    def exit_with(self, main):
+        """Run MAIN on the command line and exit with its status."""
+        sys.exit(self.run(main, sys.argv[1:]))

@@ -4,16 +4,20 @@ itself: sb-config runs the library's own settings parser and send-buffer
 rule (preload/config.c, preload/tune-rules.c) and prints the result.
 Nothing here knows a rule of the library.
 
-    d = ask(TOOLSDIR)
+    d = ask()
     d.tb, d.clipped, d.warnings, d.nodelay
 """
 
 import dataclasses
+import functools
 import os
 import subprocess
 
+from . import paths
+from .command import Failure
 
-class HelperError(Exception):
+
+class HelperError(Failure):
     """sb-config is missing or failed."""
 
 
@@ -60,12 +64,12 @@ def parse(output):
     return Decisions(warnings=warnings, invalid=invalid, **fields)
 
 
-def ask(toolsdir, before=None, program_asked=None, can_force=None, env=None):
+def ask(before=None, program_asked=None, can_force=None, env=None):
     """The library's decisions in ENV (default: ours) for a unix socket of
     tb BEFORE, or one whose program asked SO_SNDBUF PROGRAM_ASKED itself
     before the library saw it; CAN_FORCE overrides whether the program
     may force."""
-    cmd = [os.path.join(toolsdir, "sb-config")]
+    cmd = [paths.helper("sb-config")]
     if before is not None:
         cmd += ["--before", str(before)]
     if program_asked is not None:
@@ -80,3 +84,17 @@ def ask(toolsdir, before=None, program_asked=None, can_force=None, env=None):
     if r.returncode != 0:
         raise HelperError(r.stderr.strip() or "%s failed" % cmd[0])
     return parse(r.stdout)
+
+
+@functools.lru_cache(maxsize=None)
+def changes_buffer(sndbuf):
+    """Whether the library with SOCKBOOST_SNDBUF=SNDBUF changes a new unix
+    socket's send buffer (it never lowers one).  True when sb-config
+    cannot answer: a run is then only not warned about."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("SOCKBOOST_")}
+    env["SOCKBOOST_SNDBUF"] = sndbuf
+    try:
+        return ask(env=env).option != "none"
+    except HelperError:
+        return True

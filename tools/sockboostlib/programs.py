@@ -82,15 +82,15 @@ class Changes:
     buffer, and for one whose program set 2 MiB itself first (asked once,
     when needed)."""
 
-    def __init__(self, toolsdir, env=None, can_force=None):
-        self.toolsdir, self.env, self.can_force = toolsdir, env, can_force
-        self.default = decisions.ask(toolsdir, env=env, can_force=can_force)
+    def __init__(self, env=None, can_force=None):
+        self.env, self.can_force = env, can_force
+        self.default = decisions.ask(env=env, can_force=can_force)
         self.after_own = None
 
     def on_own_sndbuf(self):
         if self.after_own is None:
             self.after_own = decisions.ask(
-                self.toolsdir, program_asked=PROGRAMS_OWN_SNDBUF,
+                program_asked=PROGRAMS_OWN_SNDBUF,
                 can_force=self.can_force, env=self.env)
         return self.after_own
 
@@ -190,11 +190,11 @@ def on_path():
     return found
 
 
-def survey(toolsdir):
+def survey():
     """(programs found, names missing): each NBD program on PATH with
     what the library changes for it; QEMU_SYSTEM stands for the system
     emulators when there is none."""
-    found, changes = on_path(), Changes(toolsdir)
+    found, changes = on_path(), Changes()
     present = [describe(changes, n, found[n]) for n in NBD_PROGRAMS
                if n in found]
     present += [describe(changes, n, p) for n, p in sorted(found.items())

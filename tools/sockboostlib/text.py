@@ -17,6 +17,13 @@ def shown(name):
     return raw.decode("latin-1").encode("unicode_escape").decode("ascii")
 
 
+def printable(text):
+    """TEXT with each character that is not printable (a control
+    character, a byte that is not UTF-8) escaped as shown() escapes it:
+    for a line that may hold values nobody escaped."""
+    return "".join(c if c.isprintable() else shown(c) for c in text)
+
+
 def for_json(name):
     """NAME as JSON can carry it: well-formed UTF-8 kept, any other byte
     as U+FFFD."""
