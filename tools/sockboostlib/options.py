@@ -19,7 +19,6 @@ import os
 import re
 import subprocess
 import sys
-import textwrap
 import types
 
 from . import paths
@@ -142,11 +141,24 @@ def option_lines(option, column):
     """OPTION's lines in --help: its tag, then its help folded beside, at
     COLUMN."""
     tag = "  " + option.tag()
-    first = tag.ljust(column) if len(tag) < column - 1 else tag + "\n" + \
-        " " * column
-    return textwrap.fill(option.help, width=WIDTH, initial_indent=first,
-                         subsequent_indent=" " * column,
-                         break_on_hyphens=False, break_long_words=False)
+    if len(tag) >= column - 1:
+        return tag + "\n" + folded(option.help, column)
+    return tag.ljust(column) + folded(option.help, column)[column:]
+
+
+def folded(text, column):
+    """TEXT folded into lines of WIDTH indented by COLUMN blanks, no line
+    starting with a dash: only an option's own line may (a reader of
+    --help, such as tests/help-man-options.bats, takes it for one)."""
+    lines = [[]]
+    for word in text.split():
+        if column + len(" ".join(lines[-1] + [word])) > WIDTH and lines[-1]:
+            lines.append([])
+        lines[-1].append(word)
+    for i in range(len(lines) - 1, 0, -1):
+        while lines[i][0].startswith("-") and len(lines[i - 1]) > 1:
+            lines[i].insert(0, lines[i - 1].pop())
+    return "\n".join(" " * column + " ".join(words) for words in lines)
 
 
 # ---- readers ---------------------------------------------------------------
