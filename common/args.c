@@ -15,41 +15,23 @@
  */
 #define QUOTE_MAX 64
 
-#define SIZE_FORMS "a number of bytes, optionally with a suffix K, M, G " \
-  "or T (powers of 1024)"
-
-void
-sb_arg_format_size (uint64_t size, char *buf, size_t len)
-{
-  static const char suffixes[] = "TGMK";
-  int i;
-
-  for (i = 0; size != 0 && i < 4; i++) {
-    unsigned shift = 10 * (unsigned) (4 - i);
-    if ((size & ((UINT64_C(1) << shift) - 1)) == 0) {
-      snprintf (buf, len, "%llu%c", (unsigned long long) (size >> shift),
-                suffixes[i]);
-      return;
-    }
-  }
-  snprintf (buf, len, "%llu", (unsigned long long) size);
-}
-
 int
 sb_arg_size (const char *text, uint64_t min, uint64_t max, uint64_t *value,
              char *why, size_t why_len)
 {
-  char lo[24], hi[24];
+  char lo[SB_SIZE_TEXT_SIZE], hi[SB_SIZE_TEXT_SIZE];
+  char expected[SB_SIZE_EXPECTED_SIZE];
 
   if (sb_parse_size (text, max, value) == 0 && *value >= min)
     return 0;
   if (sb_parse_size (text, UINT64_MAX, value) == -1 && errno == EINVAL) {
-    snprintf (why, why_len, "not a size: expected " SIZE_FORMS);
+    snprintf (why, why_len, "not a size: expected %s",
+              sb_size_expected (min, max, expected, sizeof expected));
     return -1;
   }
-  sb_arg_format_size (min, lo, sizeof lo);
-  sb_arg_format_size (max, hi, sizeof hi);
-  snprintf (why, why_len, "out of range (%s to %s)", lo, hi);
+  snprintf (why, why_len, "out of range (%s to %s)",
+            sb_size_format (min, lo, sizeof lo),
+            sb_size_format (max, hi, sizeof hi));
   return -1;
 }
 

@@ -15,8 +15,8 @@
  */
 #define SB_ARG_WHY_SIZE 320
 
-/* TEXT as a size from MIN to MAX (bytes, or K, M, G, T suffixes).
- * Returns 0, or -1 with WHY describing the problem.
+/* TEXT as a size from MIN to MAX (common/parse-size.h).  Returns 0, or
+ * -1 with WHY describing the problem.
  */
 extern int sb_arg_size (const char *text, uint64_t min, uint64_t max,
                         uint64_t *value, char *why, size_t why_len);
@@ -27,11 +27,6 @@ extern int sb_arg_size (const char *text, uint64_t min, uint64_t max,
 extern int sb_arg_count (const char *text, int base, unsigned long min,
                          unsigned long max, unsigned long *value,
                          char *why, size_t why_len);
-
-/* Write SIZE the way a user would type it: "32M" when a suffix fits it
- * exactly, else plain bytes.  BUF needs 24 bytes.
- */
-extern void sb_arg_format_size (uint64_t size, char *buf, size_t len);
 
 /* What getopt_long (called with opterr = 0 and an OPTSTRING that starts
  * with ':') found wrong when it returned C ('?' or ':'), from optind,

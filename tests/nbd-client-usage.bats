@@ -49,10 +49,11 @@ bad () {
 }
 
 @test "sizes list the suffixes; counts are counts, not sizes" {
-  local forms="expected a number of bytes, optionally with a suffix K, M, G or T (powers of 1024)"
   bad "--request-size 33M: out of range (1 to 32M)" --request-size 33M read nbd://h/
-  bad "--request-size 2Q: not a size: $forms" --request-size 2Q read nbd://h/
-  bad "--offset -1: not a size: $forms" --offset -1 read nbd://h/
+  bad "--request-size 2Q: not a size: expected a size such as 2M or 4194304 (K or M; from 1 to 32M)" \
+    --request-size 2Q read nbd://h/
+  bad "--offset -1: not a size: expected a size such as 2M or 4194304 (K, M, G or T; at most 9223372036854775807)" \
+    --offset -1 read nbd://h/
   bad "--queue-depth 0: out of range (1 to 64)" --queue-depth 0 read nbd://h/
   bad "--queue-depth 1K: not a number" --queue-depth 1K read nbd://h/
   bad "--connections 1x: not a number" --connections 1x read nbd://h/

@@ -50,7 +50,7 @@ bad () {
 }
 
 @test "a bad size is a usage error that lists the suffixes" {
-  local forms="expected a number of bytes, optionally with a suffix K, M, G or T (powers of 1024)"
+  local forms="expected a size such as 2M or 4194304 (K, M, G or T; at most 4194304T)"
   bad "memory:5Q: not a size: $forms" -U "$BATS_TEST_TMPDIR/s" memory:5Q
   bad "pattern:: not a size: $forms" -U "$BATS_TEST_TMPDIR/s" pattern:
   bad "null:4194305T: out of range (0 to 4194304T)" -U "$BATS_TEST_TMPDIR/s" null:4194305T

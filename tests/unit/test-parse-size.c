@@ -2,6 +2,7 @@
 /* Unit tests for sb_parse_size. */
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tap.h"
 #include "parse-size.h"
@@ -28,9 +29,53 @@ expect_error (const char *text, uint64_t max, int expected_errno)
           expected_errno == EINVAL ? "EINVAL" : "ERANGE");
 }
 
+static void
+expect_format (uint64_t size, const char *expected)
+{
+  char buf[SB_SIZE_TEXT_SIZE];
+
+  sb_size_format (size, buf, sizeof buf);
+  TAP_OK (strcmp (buf, expected) == 0, "%llu is written %s (got %s)",
+          (unsigned long long) size, expected, buf);
+}
+
+static void
+expect_words (uint64_t min, uint64_t max, const char *expected)
+{
+  char buf[SB_SIZE_EXPECTED_SIZE];
+
+  sb_size_expected (min, max, buf, sizeof buf);
+  TAP_OK (strcmp (buf, expected) == 0, "sizes %llu to %llu: \"%s\" (got "
+          "\"%s\")", (unsigned long long) min, (unsigned long long) max,
+          expected, buf);
+}
+
+/* The size message's words, the same for every range. */
+static void
+test_expected (void)
+{
+  expect_format (32 << 20, "32M");
+  expect_format (UINT64_C (1) << 62, "4194304T");
+  expect_format (1000, "1000");
+  expect_format (0, "0");
+  expect_words (0, UINT64_C (1) << 30,
+                "a size such as 2M or 4194304 (K, M or G; at most 1G)");
+  expect_words (1, UINT64_MAX,
+                "a size such as 2M or 4194304 (K, M, G or T; at least 1)");
+  expect_words (1, 32 << 20,
+                "a size such as 2M or 4194304 (K or M; from 1 to 32M)");
+  expect_words (0, UINT64_MAX, "a size such as 2M or 4194304 (K, M, G or T)");
+  expect_words (0, UINT64_C (1) << 62,
+                "a size such as 2M or 4194304 (K, M, G or T; at most "
+                "4194304T)");
+  expect_words (4096, 100000, "a size such as 2M or 4194304 (K; from 4K to "
+                "100000)");
+}
+
 int
 main (void)
 {
+  test_expected ();
   expect_value ("0", UINT64_MAX, 0);
   expect_value ("4096", UINT64_MAX, 4096);
   expect_value ("2M", UINT64_MAX, 2 << 20);
