@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-enum { SB_LOG_SILENT, SB_LOG_WARN, SB_LOG_INFO, SB_LOG_TRACE };
+#include "settings.h"               /* the levels, SB_LOG_* */
 
 /* Set the level and open FILE (NULL for stderr; "%p" becomes the pid).
  * Called once, by the configuration.

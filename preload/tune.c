@@ -31,6 +31,16 @@ set_int (int fd, int level, int name, int value)
 }
 
 uint32_t
+sb_tune_kind (int domain, int type, int protocol)
+{
+  static const uint32_t bits[] = { [SB_SOCKET_OTHER] = 0,
+                                   [SB_SOCKET_UNIX] = SB_FD_UNIX,
+                                   [SB_SOCKET_TCP] = SB_FD_TCP };
+
+  return bits[sb_socket_kind (domain, type, protocol)];
+}
+
+uint32_t
 sb_tune_known (int fd)
 {
   uint32_t e = sb_fd_get (fd);
@@ -61,8 +71,8 @@ warn_clipped_once (const struct sb_config *c)
 
 enum set_result { SET_DONE, SET_ALREADY, SET_AT_CLIP, SET_FAILED };
 
-/* Raise the send buffer of FD, now BEFORE bytes, by the shared rules
- * (tune-rules.c), and say why it was not raised.
+/* Raise the send buffer of FD, now BEFORE bytes, by the rules
+ * (rules/tuning.c), and say why it was not raised.
  */
 static enum set_result
 set_sndbuf (int fd, int before, const struct sb_config *c)

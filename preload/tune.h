@@ -8,7 +8,12 @@
 #include <stdint.h>
 
 #include "fdtable.h"
-#include "tune-rules.h"
+#include "tuning.h"
+
+/* The table's kind bits (SB_FD_UNIX, SB_FD_TCP or 0) for a socket of
+ * DOMAIN, TYPE, PROTOCOL, by the rules' sb_socket_kind.
+ */
+extern uint32_t sb_tune_kind (int domain, int type, int protocol);
 
 /* The table entry describing what FD is, asking the kernel only when the
  * table does not know yet.  Records the answer.

@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* sb-config: what libsockboost.so decides in this environment, asked of
- * the library's own code (preload/config.c, preload/tune-rules.c), so that
- * sockboost doctor, status and run never restate a rule.  Run by them;
- * see --help.
+ * the library's own rules (rules/), so that sockboost doctor, status and
+ * run, and the tests of the man pages, never restate a rule.  Run by
+ * them; see --help.
  *
  * The settings are parsed by sb_config_parse from this process's
  * SOCKBOOST_* variables; the send buffer is raised by sb_sndbuf_raise
- * against the model of the kernel's setsockopt in tools/model/, whose
- * facts come from the kernel itself unless given.
+ * against the model of the kernel's setsockopt (rules/sndbuf-model.c),
+ * whose facts come from the kernel itself unless given.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,17 +20,13 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "config.h"
 #include "escape.h"
-#include "log.h"
 #include "report.h"
-#include "model/sndbuf-model.h"
-#include "tune-rules.h"
+#include "settings.h"
+#include "sndbuf-model.h"
+#include "tuning.h"
 
 #define PROGRAM "sb-config"
-
-static struct sb_sndbuf_model kernel;
-static bool settings_only;
 
 static void
 usage (void)
@@ -53,9 +50,19 @@ usage (void)
 "                        (default: whether this process may)\n"
 "  --settings            only the settings and their warnings: no send\n"
 "                        buffer decision, no socket made\n"
+"  --variables           only the variables the library reads, one\n"
+"                        'variable<tab>NAME<tab>DEFAULT<tab>EXPECTED' line\n"
+"                        each (DEFAULT empty when there is none)\n"
 "  -h, --help            show this help\n",
           PROGRAM);
 }
+
+/* What the options ask; -1 for what the host decides. */
+struct options {
+  long wmem_max, wmem_default, before, asked;
+  int can_force;
+  bool settings_only, variables_only;
+};
 
 /* ARG of OPTION as a number from 0 to MAX. */
 static long
@@ -82,7 +89,7 @@ parse_yes_no (const char *option, const char *arg)
 }
 
 enum { OPT_WMEM_MAX = 256, OPT_WMEM_DEFAULT, OPT_BEFORE, OPT_PROGRAM_ASKED,
-       OPT_CAN_FORCE, OPT_SETTINGS };
+       OPT_CAN_FORCE, OPT_SETTINGS, OPT_VARIABLES };
 
 static const struct option long_options[] = {
   { "wmem-max", required_argument, NULL, OPT_WMEM_MAX },
@@ -91,67 +98,68 @@ static const struct option long_options[] = {
   { "program-asked", required_argument, NULL, OPT_PROGRAM_ASKED },
   { "can-force", required_argument, NULL, OPT_CAN_FORCE },
   { "settings", no_argument, NULL, OPT_SETTINGS },
+  { "variables", no_argument, NULL, OPT_VARIABLES },
   { "help", no_argument, NULL, 'h' },
   { NULL, 0, NULL, 0 },
 };
 
-/* Fill KERNEL from the host, then from the options; return the tb of
- * the socket when the library sees it, or -1 for a new socket's.
- */
-static long
-parse_options (int argc, char *argv[])
+/* Apply option OPT with ARG to O. */
+static void
+apply_option (struct options *o, int opt, const char *arg, char **argv)
 {
-  long before = -1, asked = -1;
-  long wmem_default = -1;
-  int opt, can_force = -1;
-  char why[SB_ARG_WHY_SIZE], shown[SB_ESCAPE_SIZE (64)];
+  char why[SB_ARG_WHY_SIZE];
 
-  long wmem_max = sb_config_wmem_max ();
-  opterr = 0;
-  while ((opt = getopt_long (argc, argv, ":h", long_options, NULL)) != -1) {
-    switch (opt) {
-    case OPT_WMEM_MAX:
-      wmem_max = parse_number ("--wmem-max", optarg, INT_MAX);
-      break;
-    case OPT_WMEM_DEFAULT:
-      wmem_default = parse_number ("--wmem-default", optarg, INT_MAX);
-      break;
-    case OPT_BEFORE:
-      before = parse_number ("--before", optarg, INT_MAX);
-      break;
-    case OPT_PROGRAM_ASKED:
-      asked = parse_number ("--program-asked", optarg, INT_MAX / 2);
-      break;
-    case OPT_CAN_FORCE:
-      can_force = parse_yes_no ("--can-force", optarg);
-      break;
-    case OPT_SETTINGS:
-      settings_only = true;
-      break;
-    case 'h':
-      usage ();
-      exit (0);
-    default:
-      sb_arg_getopt_complaint (opt, argv, ":h", why, sizeof why);
-      sb_usage_error ("%s", why);
-    }
+  switch (opt) {
+  case OPT_WMEM_MAX:
+    o->wmem_max = parse_number ("--wmem-max", arg, INT_MAX);
+    break;
+  case OPT_WMEM_DEFAULT:
+    o->wmem_default = parse_number ("--wmem-default", arg, INT_MAX);
+    break;
+  case OPT_BEFORE: o->before = parse_number ("--before", arg, INT_MAX); break;
+  case OPT_PROGRAM_ASKED:
+    o->asked = parse_number ("--program-asked", arg, INT_MAX / 2);
+    break;
+  case OPT_CAN_FORCE: o->can_force = parse_yes_no ("--can-force", arg); break;
+  case OPT_SETTINGS: o->settings_only = true; break;
+  case OPT_VARIABLES: o->variables_only = true; break;
+  case 'h': usage (); exit (0);
+  default:
+    sb_arg_getopt_complaint (opt, argv, ":h", why, sizeof why);
+    sb_usage_error ("%s", why);
   }
+}
+
+static void
+parse_options (struct options *o, int argc, char *argv[])
+{
+  char shown[SB_ESCAPE_SIZE (64)];
+  int opt;
+
+  *o = (struct options) { .wmem_max = -1, .wmem_default = -1, .before = -1,
+                          .asked = -1, .can_force = -1 };
+  opterr = 0;
+  while ((opt = getopt_long (argc, argv, ":h", long_options, NULL)) != -1)
+    apply_option (o, opt, optarg, argv);
   if (optind < argc)
     sb_usage_error ("unexpected argument '%s'",
                     sb_escape_str (shown, sizeof shown, argv[optind]));
-  kernel.wmem_max = wmem_max;
-  if (settings_only)
-    return -1;
-  if (sb_sndbuf_model_probe (&kernel) == -1)
+}
+
+/* The kernel the decision is modelled on: this host's (asked of a
+ * socketpair of our own), with what O says instead.
+ */
+static void
+model_kernel (struct sb_sndbuf_model *kernel, const struct options *o)
+{
+  if (sb_sndbuf_model_probe (kernel) == -1)
     sb_die ("socketpair");
-  kernel.wmem_max = wmem_max;
-  if (wmem_default >= 0)
-    kernel.wmem_default = (int) wmem_default;
-  if (can_force >= 0)
-    kernel.can_force = can_force;
-  if (asked >= 0)
-    before = sb_sndbuf_model_program_sets (&kernel, (int) asked);
-  return before;
+  if (o->wmem_max >= 0)
+    kernel->wmem_max = o->wmem_max;
+  if (o->wmem_default >= 0)
+    kernel->wmem_default = (int) o->wmem_default;
+  if (o->can_force >= 0)
+    kernel->can_force = o->can_force;
 }
 
 static const char *
@@ -175,9 +183,7 @@ print_settings (const struct sb_config *c,
   printf ("sndbuf\t%llu\nnodelay\t%d\ncork\t%d\nscope\t%s\n",
           (unsigned long long) c->sndbuf, c->nodelay, c->cork,
           c->scope == SB_SCOPE_NBD ? "nbd" : "all");
-  /* The library's log: its level decides whether any warning is seen. */
-  sb_log_setup (c->debug, c->log_file);
-  printf ("warnings_printed\t%d\n", sb_log_enabled (SB_LOG_WARN));
+  printf ("warnings_printed\t%d\n", sb_config_warns (c));
   for (int i = 0; i < nw; i++) {
     printf ("invalid\t%s\t%s\t%s\n", w[i].name,
             sb_escape_str (text, sizeof text, w[i].value), w[i].expected);
@@ -187,15 +193,16 @@ print_settings (const struct sb_config *c,
 
 /* The library's decision for a unix stream socket of tb BEFORE. */
 static void
-print_sndbuf_decision (const struct sb_config *c, int before)
+print_sndbuf_decision (struct sb_sndbuf_model *kernel,
+                       const struct sb_config *c, int before)
 {
   char text[512];
   bool clipped;
   int option, tb;
 
   printf ("wmem_default\t%d\nwmem_max\t%ld\ncan_force\t%d\nbefore\t%d\n",
-          kernel.wmem_default, kernel.wmem_max, kernel.can_force, before);
-  option = sb_sndbuf_model_raise (&kernel, before, c, &tb, &clipped);
+          kernel->wmem_default, kernel->wmem_max, kernel->can_force, before);
+  option = sb_sndbuf_model_raise (kernel, before, c, &tb, &clipped);
   printf ("request\t%lld\n", c->sndbuf ? sb_sndbuf_request (c) : 0);
   printf ("option\t%s\n", option == SO_SNDBUFFORCE ? "SO_SNDBUFFORCE"
           : option == SO_SNDBUF ? "SO_SNDBUF" : "none");
@@ -206,19 +213,50 @@ print_sndbuf_decision (const struct sb_config *c, int before)
                                                           sizeof text));
 }
 
+static void
+print_variables (void)
+{
+  char expected[SB_EXPECTED_SIZE];
+  const char *name, *default_text;
+
+  for (size_t i = 0; (name = sb_config_variable (i, &default_text,
+                                                 expected)) != NULL; i++)
+    printf ("variable\t%s\t%s\t%s\n", name, default_text, expected);
+}
+
+/* The settings of this environment and, unless O asks only for them,
+ * the send buffer decision.
+ */
+static void
+print_decisions (const struct options *o)
+{
+  struct sb_config_warning w[SB_CONFIG_MAX_WARNINGS];
+  struct sb_sndbuf_model kernel;
+  struct sb_config c;
+  int nw = sb_config_parse (&c, 0, lookup_env, w);
+  int before;
+
+  c.wmem_max = o->wmem_max >= 0 ? o->wmem_max : sb_wmem_max (NULL);
+  print_settings (&c, w, nw);
+  if (o->settings_only)
+    return;
+  model_kernel (&kernel, o);
+  before = o->before >= 0 ? (int) o->before : kernel.wmem_default;
+  if (o->asked >= 0)
+    before = sb_sndbuf_model_program_sets (&kernel, (int) o->asked);
+  print_sndbuf_decision (&kernel, &c, before);
+}
+
 int
 main (int argc, char *argv[])
 {
-  struct sb_config_warning w[SB_CONFIG_MAX_WARNINGS];
-  struct sb_config c;
-  long before = parse_options (argc, argv);
-  int nw = sb_config_parse (&c, 0, lookup_env, w);
+  struct options o;
 
-  c.wmem_max = kernel.wmem_max;
-  print_settings (&c, w, nw);
-  if (!settings_only)
-    print_sndbuf_decision (&c, before >= 0 ? (int) before
-                         : kernel.wmem_default);
+  parse_options (&o, argc, argv);
+  if (o.variables_only)
+    print_variables ();
+  else
+    print_decisions (&o);
   if (fflush (stdout) == EOF || ferror (stdout)) {
     sb_error ("stdout: %s", strerror (errno));
     return 1;

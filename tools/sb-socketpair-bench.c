@@ -22,14 +22,14 @@
 
 #include "args.h"
 #include "clock.h"
-#include "config.h"
 #include "escape.h"
 #include "full-io.h"
 #include "nbd-protocol.h"
 #include "parse-size.h"
 #include "pattern.h"
 #include "report.h"
-#include "tune-rules.h"
+#include "settings.h"
+#include "tuning.h"
 
 #define PROGRAM "sb-socketpair-bench"
 /* ':' first: a missing value is told apart from an unknown option. */
@@ -74,15 +74,26 @@ usage (void)
 static uint64_t
 size_arg (const char *name, const char *arg, uint64_t max)
 {
-  char shown[SB_ESCAPE_SIZE (64)];
+  char shown[SB_ESCAPE_SIZE (64)], expected[SB_SIZE_EXPECTED_SIZE];
   uint64_t v;
 
   if (sb_parse_size (arg, max, &v) == -1 || v == 0)
-    sb_usage_error ("%s: invalid size '%s': expected a size such as 2M or "
-                    "4194304 (K, M, G or T), from 1 to %llu", name,
+    sb_usage_error ("%s: invalid size '%s': expected %s", name,
                     sb_escape_str (shown, sizeof shown, arg),
-                    (unsigned long long) max);
+                    sb_size_expected (1, max, expected, sizeof expected));
   return v;
+}
+
+static unsigned
+count_arg (const char *name, const char *arg, unsigned long max)
+{
+  char shown[SB_ESCAPE_SIZE (64)], why[SB_ARG_WHY_SIZE];
+  unsigned long v;
+
+  if (sb_arg_count (arg, 10, 1, max, &v, why, sizeof why) == -1)
+    sb_usage_error ("%s: invalid count '%s': %s", name,
+                    sb_escape_str (shown, sizeof shown, arg), why);
+  return (unsigned) v;
 }
 
 static void
@@ -107,7 +118,7 @@ parse_args (int argc, char **argv, struct options *o)
   while ((c = getopt_long (argc, argv, SHORT_OPTIONS, longopts, NULL)) != -1) {
     switch (c) {
     case 's': o->sndbuf = size_arg ("--sndbuf", optarg, SB_SNDBUF_MAX); break;
-    case 'q': o->queue_depth = (unsigned) size_arg ("--queue-depth", optarg, 64); break;
+    case 'q': o->queue_depth = count_arg ("--queue-depth", optarg, 64); break;
     case 'r': o->request_size = size_arg ("--request-size", optarg, NBD_MAX_PAYLOAD); break;
     case 't': o->total = size_arg ("--total", optarg, UINT64_MAX); break;
     case 'j': o->json = 1; break;
@@ -294,7 +305,7 @@ static void
 raise_sndbuf (int fd, uint64_t size)
 {
   struct sb_config c = { .sndbuf = size, .force = SB_FORCE_AUTO,
-                         .wmem_max = sb_config_wmem_max () };
+                         .wmem_max = sb_wmem_max (NULL) };
   bool clipped;
 
   (void) sb_sndbuf_raise (fd, get_sndbuf (fd), &c, setsockopt_int, &clipped);

@@ -9,10 +9,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "config.h"
 #include "escape.h"
 #include "report.h"
-#include "../model/sndbuf-model.h"
+#include "settings.h"
+#include "sndbuf-model.h"
 
 #define ATTACH_PROGRAM "sockboost attach"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Tune one duplicated socket as the library would have at connect or
- * accept, with the library's own rules (preload/tune-rules.c).  A dry
+ * accept, with the library's own rules (rules/tuning.c).  A dry
  * run goes through the same rules against a model of the kernel.
  */
 #include <errno.h>
@@ -12,14 +12,13 @@
 #include <unistd.h>
 
 #include "attach.h"
-#include "fdtable.h"
-#include "tune-rules.h"
+#include "tuning.h"
 
 struct sock {
   int fd;                       /* the target's number */
   int dup;                      /* ours */
   int domain, type;
-  uint32_t kind;                /* SB_FD_UNIX, SB_FD_TCP or 0 */
+  enum sb_socket_kind kind;
   const char *state;            /* "connected", "listening", NULL */
   char where[ATTACH_ADDRESS_SIZE];
 };
@@ -38,7 +37,7 @@ setsockopt_int (int fd, int level, int name, int value)
 }
 
 /* A dry run sets nothing; its send buffers go through the model of the
- * kernel that sb-config predicts with (tools/model/sndbuf-model.c).
+ * kernel that sb-config predicts with (rules/sndbuf-model.c).
  */
 static int
 pretend_setsockopt (int fd, int level, int name, int value)
@@ -171,7 +170,7 @@ classify (struct sock *s)
       || sb_get_int (s->dup, SOL_SOCKET, SO_PROTOCOL, &protocol) == -1
       || sb_get_int (s->dup, SOL_SOCKET, SO_ACCEPTCONN, &listening) == -1)
     return -1;
-  s->kind = sb_tune_kind (s->domain, s->type, protocol);
+  s->kind = sb_socket_kind (s->domain, s->type, protocol);
   if (listening)
     s->state = "listening";
   else if (getpeername (s->dup, (struct sockaddr *) &peer, &len) == 0)
@@ -212,7 +211,7 @@ tune_socket (struct target *t, int fd, int dup)
   if (classify (&s) == -1)
     return SOCKET_GONE;
   t->found.sockets++;
-  if (s.kind == 0) {
+  if (s.kind == SB_SOCKET_OTHER) {
     char kind[48];
     leave_alone (t, LEFT_OTHER_KIND);
     if (t->o->verbose)
@@ -224,10 +223,10 @@ tune_socket (struct target *t, int fd, int dup)
     leave_alone (t, LEFT_NOT_CONNECTED);
     if (t->o->verbose && !t->o->watch)
       attach_report (t, "fd %d %s %s: not connected: left alone", fd,
-                     s.kind == SB_FD_TCP ? "tcp" : "unix", where (&s));
+                     s.kind == SB_SOCKET_TCP ? "tcp" : "unix", where (&s));
     return SOCKET_PENDING;
   }
-  if (s.kind == SB_FD_TCP)
+  if (s.kind == SB_SOCKET_TCP)
     set_tcp_nodelay (t, &s);
   else if (strcmp (s.state, "connected") == 0)
     raise_unix_sndbuf (t, &s);
