@@ -195,11 +195,11 @@ class Sizes(unittest.TestCase):
     def test_the_c_parsers_words(self):
         with self.assertRaises(ValueError) as e:
             options.size("3X")
-        self.assertRegex(str(e.exception), r"^expected a size such as 2M .*"
-                         r"from 1 to [0-9]+$")
+        self.assertEqual(str(e.exception), "expected a size such as 2M or "
+                         "4194304 (K, M, G or T; at least 1)")
 
     def test_a_send_buffer_has_the_librarys_limit(self):
-        with self.assertRaisesRegex(ValueError, "from 1 to 1073741824$"):
+        with self.assertRaisesRegex(ValueError, r"from 1 to 1G\)$"):
             options.size("2G", "sndbuf")
 
     def test_as_typed(self):
