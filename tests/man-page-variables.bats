@@ -1,0 +1,46 @@
+#!/usr/bin/env bats
+# The man pages document exactly the SOCKBOOST_* variables the library
+# reads, as sb-config --variables lists them from the library's own table
+# (rules/settings.c): a variable added there and not documented, or
+# documented and gone, fails here.
+load helpers
+
+# The variables the library reads, one a line, sorted.
+library_variables () {
+  "$SB_BUILD/tools/sb-config" --variables | awk -F '\t' '$1 == "variable" { print $2 }' | sort
+}
+
+# The SOCKBOOST_* tags of the ENVIRONMENT section of man page PAGE, one a
+# line, sorted; with OWN=skip-own, not those whose entry begins "Used by"
+# (the variables of the sockboost command itself).
+man_variables () {
+  awk -v own="$2" '
+    /^\.SH / { env = $0 ~ /^\.SH +"?ENVIRONMENT"?$/; tag = 0; name = ""; next }
+    !env { next }
+    /^\.TP/ { tag = 1; next }
+    tag { tag = 0; if ($1 == ".B" && $2 ~ /^SOCKBOOST_/) name = $2; next }
+    name != "" { if (own != "skip-own" || $0 !~ /^Used by/) print name; name = "" }
+  ' "$SB_ROOT/doc/$1" | sort
+}
+
+# Fail unless the variables of PAGE (OWN as for man_variables) are the
+# library's, naming those only one side has.
+assert_page_matches () {
+  local library man only_library only_man
+  library=$(library_variables)
+  man=$(man_variables "$1" "${2:-}")
+  grep -qx SOCKBOOST_SNDBUF <<<"$library" || fail "sb-config --variables listed: $library"
+  [ -n "$man" ] || fail "no SOCKBOOST_* entry found in $1, section ENVIRONMENT"
+  only_library=$(comm -23 <(echo "$library") <(echo "$man") | tr '\n' ' ')
+  only_man=$(comm -13 <(echo "$library") <(echo "$man") | tr '\n' ' ')
+  [ -z "$only_library$only_man" ] ||
+    fail "$1 and the library differ: not documented: ${only_library:-none}; documented but not read by the library: ${only_man:-none}"
+}
+
+@test "libsockboost(7) documents every variable the library reads, and no other" {
+  assert_page_matches libsockboost.7
+}
+
+@test "sockboost(1) documents the library's variables beside its own" {
+  assert_page_matches sockboost.1 skip-own
+}
