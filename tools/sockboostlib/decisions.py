@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """What libsockboost.so decides in this environment, asked of the library
 itself: sb-config runs the library's own settings parser and send-buffer
-rule (preload/config.c, preload/tune-rules.c) and prints the result.
+rule (rules/settings.c, rules/tuning.c) and prints the result.
 Nothing here knows a rule of the library.
 
     d = ask()
