@@ -150,7 +150,7 @@ test_variables (void)
               "%s: its default %s is a value it takes", name, default_text);
     n++;
   }
-  TAP_OK (n == 8, "8 variables");
+  TAP_OK (n >= 8, "%zu variables", n);
   TAP_OK (strcmp (sb_config_describe (&c, a, sizeof a),
                   sb_config_describe (&defaults, b, sizeof b)) == 0,
           "the defaults listed are the defaults: %s", a);
