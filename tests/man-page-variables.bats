@@ -2,7 +2,8 @@
 # The man pages document exactly the SOCKBOOST_* variables the library
 # reads, as sb-config --variables lists them from the library's own table
 # (rules/settings.c): a variable added there and not documented, or
-# documented and gone, fails here.
+# documented and gone, fails here; so does a stale example of the
+# settings line that names them all.
 load helpers
 
 # The variables the library reads, one a line, sorted.
@@ -43,4 +44,15 @@ assert_page_matches () {
 
 @test "sockboost(1) documents the library's variables beside its own" {
   assert_page_matches sockboost.1 skip-own
+}
+
+@test "libsockboost(7)'s example settings line is the one the library prints" {
+  local example printed
+  example=$(sed -n 's/^\.B "sockboost\[qemu-nbd 1234\]: \(settings: .*\)"$/\1/p' \
+    "$SB_ROOT/doc/libsockboost.7")
+  [ -n "$example" ] || fail "no example settings line in libsockboost.7"
+  printed=$(env -i SOCKBOOST_DEBUG=2 "$SB_BUILD/tools/sb-config" --settings \
+    --wmem-max 212992 |
+    awk -F '\t' '$1 == "settings" { print $2 }')
+  assert_equal "$example" "$printed"
 }
