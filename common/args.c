@@ -9,6 +9,7 @@
 #include "args.h"
 #include "escape.h"
 #include "parse-size.h"
+#include "report.h"
 
 /* An option quoted in a complaint is cut (and marked "...") beyond this
  * many bytes: enough to recognise it, short enough for one line.
@@ -56,6 +57,19 @@ sb_arg_count (const char *text, int base, unsigned long min,
   snprintf (why, why_len, base == 8 ? "out of range (%lo to %lo)"
             : "out of range (%lu to %lu)", min, max);
   return -1;
+}
+
+unsigned long
+sb_option_count (const char *option, const char *text, unsigned long min,
+                 unsigned long max)
+{
+  char why[SB_ARG_WHY_SIZE], shown[SB_ESCAPE_SIZE (QUOTE_MAX)];
+  unsigned long v;
+
+  if (sb_arg_count (text, 10, min, max, &v, why, sizeof why) == -1)
+    sb_usage_error ("%s %s: %s", option,
+                    sb_escape_str (shown, sizeof shown, text), why);
+  return v;
 }
 
 /* The option as the user typed it, escaped: "--name" without "=value",

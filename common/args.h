@@ -28,6 +28,13 @@ extern int sb_arg_count (const char *text, int base, unsigned long min,
                          unsigned long max, unsigned long *value,
                          char *why, size_t why_len);
 
+/* TEXT, the value of OPTION, as a count from MIN to MAX (base 10), or
+ * a usage error "OPTION TEXT: why" (exit 2): for the programs' option
+ * parsers.
+ */
+extern unsigned long sb_option_count (const char *option, const char *text,
+                                      unsigned long min, unsigned long max);
+
 /* What getopt_long (called with opterr = 0 and an OPTSTRING that starts
  * with ':') found wrong when it returned C ('?' or ':'), from optind,
  * optopt and ARGV.  Our own words, because getopt's message would print

@@ -31,17 +31,10 @@ man_options () {
 
 # Compare the --help of COMMAND... with section SECTION of PAGE.
 assert_help_matches_man () {
-  local page=$SB_ROOT/doc/$1 section=$2 help man
+  local page=$SB_ROOT/doc/$1 section=$2
   shift 2
-  help=$("$@" --help | help_options)
-  man=$(man_options "$page" "$section")
-  [ -n "$help" ] || fail "no options found in '$* --help'"
-  [ -n "$man" ] || fail "no options found in ${page##*/}, section $section"
-  local only_help only_man
-  only_help=$(comm -23 <(echo "$help") <(echo "$man") | tr '\n' ' ')
-  only_man=$(comm -13 <(echo "$help") <(echo "$man") | tr '\n' ' ')
-  [ -z "$only_help$only_man" ] ||
-    fail "'$* --help' and ${page##*/} ($section) differ: only in --help: ${only_help:-none}; only in the man page: ${only_man:-none}"
+  assert_same_items "'$* --help'" "$("$@" --help | help_options)" \
+    "${page##*/} ($section)" "$(man_options "$page" "$section")"
 }
 
 @test "sockboost" {

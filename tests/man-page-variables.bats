@@ -27,15 +27,11 @@ man_variables () {
 # Fail unless the variables of PAGE (OWN as for man_variables) are the
 # library's, naming those only one side has.
 assert_page_matches () {
-  local library man only_library only_man
+  local library
   library=$(library_variables)
-  man=$(man_variables "$1" "${2:-}")
   grep -qx SOCKBOOST_SNDBUF <<<"$library" || fail "sb-config --variables listed: $library"
-  [ -n "$man" ] || fail "no SOCKBOOST_* entry found in $1, section ENVIRONMENT"
-  only_library=$(comm -23 <(echo "$library") <(echo "$man") | tr '\n' ' ')
-  only_man=$(comm -13 <(echo "$library") <(echo "$man") | tr '\n' ' ')
-  [ -z "$only_library$only_man" ] ||
-    fail "$1 and the library differ: not documented: ${only_library:-none}; documented but not read by the library: ${only_man:-none}"
+  assert_same_items "the library's variables" "$library" \
+    "the variables in $1 (ENVIRONMENT)" "$(man_variables "$1" "${2:-}")"
 }
 
 @test "libsockboost(7) documents every variable the library reads, and no other" {

@@ -64,19 +64,6 @@ struct options {
   bool settings_only, variables_only;
 };
 
-/* ARG of OPTION as a number from 0 to MAX. */
-static long
-parse_number (const char *option, const char *arg, unsigned long max)
-{
-  char shown[SB_ESCAPE_SIZE (32)], why[SB_ARG_WHY_SIZE];
-  unsigned long v;
-
-  if (sb_arg_count (arg, 10, 0, max, &v, why, sizeof why) == -1)
-    sb_usage_error ("invalid %s '%s': %s", option,
-                    sb_escape_str (shown, sizeof shown, arg), why);
-  return (long) v;
-}
-
 static int
 parse_yes_no (const char *option, const char *arg)
 {
@@ -111,14 +98,18 @@ apply_option (struct options *o, int opt, const char *arg, char **argv)
 
   switch (opt) {
   case OPT_WMEM_MAX:
-    o->wmem_max = parse_number ("--wmem-max", arg, INT_MAX);
+    o->wmem_max = (long) sb_option_count ("--wmem-max", arg, 0, INT_MAX);
     break;
   case OPT_WMEM_DEFAULT:
-    o->wmem_default = parse_number ("--wmem-default", arg, INT_MAX);
+    o->wmem_default = (long) sb_option_count ("--wmem-default", arg, 0,
+                                              INT_MAX);
     break;
-  case OPT_BEFORE: o->before = parse_number ("--before", arg, INT_MAX); break;
+  case OPT_BEFORE:
+    o->before = (long) sb_option_count ("--before", arg, 0, INT_MAX);
+    break;
   case OPT_PROGRAM_ASKED:
-    o->asked = parse_number ("--program-asked", arg, INT_MAX / 2);
+    o->asked = (long) sb_option_count ("--program-asked", arg, 0,
+                                       INT_MAX / 2);
     break;
   case OPT_CAN_FORCE: o->can_force = parse_yes_no ("--can-force", arg); break;
   case OPT_SETTINGS: o->settings_only = true; break;

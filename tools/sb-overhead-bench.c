@@ -6,6 +6,7 @@
  */
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,6 @@
 #include "args.h"
 #include "clock.h"
 #include "escape.h"
-#include "parse-size.h"
 #include "report.h"
 
 #define PROGRAM "sb-overhead-bench"
@@ -61,10 +61,7 @@ parse_args (int argc, char **argv, struct options *o)
   *o = (struct options) { .count = 1000000 };
   while ((c = getopt_long (argc, argv, SHORT_OPTIONS, longopts, NULL)) != -1) {
     switch (c) {
-    case 'c':
-      if (sb_parse_size (optarg, UINT64_MAX, &o->count) == -1 || o->count == 0)
-        sb_usage_error ("bad --count: %s",
-                        sb_escape_str (shown, sizeof shown, optarg));
+    case 'c': o->count = sb_option_count ("--count", optarg, 1, ULONG_MAX);
       break;
     case 'j': o->json = 1; break;
     case 'h': usage (); break;

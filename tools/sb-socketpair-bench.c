@@ -84,17 +84,6 @@ size_arg (const char *name, const char *arg, uint64_t max)
   return v;
 }
 
-static unsigned
-count_arg (const char *name, const char *arg, unsigned long max)
-{
-  char shown[SB_ESCAPE_SIZE (64)], why[SB_ARG_WHY_SIZE];
-  unsigned long v;
-
-  if (sb_arg_count (arg, 10, 1, max, &v, why, sizeof why) == -1)
-    sb_usage_error ("%s: invalid count '%s': %s", name,
-                    sb_escape_str (shown, sizeof shown, arg), why);
-  return (unsigned) v;
-}
 
 static void
 parse_args (int argc, char **argv, struct options *o)
@@ -118,7 +107,10 @@ parse_args (int argc, char **argv, struct options *o)
   while ((c = getopt_long (argc, argv, SHORT_OPTIONS, longopts, NULL)) != -1) {
     switch (c) {
     case 's': o->sndbuf = size_arg ("--sndbuf", optarg, SB_SNDBUF_MAX); break;
-    case 'q': o->queue_depth = count_arg ("--queue-depth", optarg, 64); break;
+    case 'q':
+      o->queue_depth = (unsigned) sb_option_count ("--queue-depth", optarg,
+                                                   1, 64);
+      break;
     case 'r': o->request_size = size_arg ("--request-size", optarg, NBD_MAX_PAYLOAD); break;
     case 't': o->total = size_arg ("--total", optarg, UINT64_MAX); break;
     case 'j': o->json = 1; break;

@@ -44,6 +44,8 @@ test_values (void)
           && n == 0644, "0644 is an octal mode");
   TAP_OK (sb_arg_count ("64", 10, 1, 64, &n, why, sizeof why) == 0 && n == 64,
           "64 is the largest count allowed");
+  TAP_OK (sb_option_count ("--n", "64", 1, 64) == 64,
+          "an option's count, within its range");
 }
 
 static void

@@ -82,21 +82,17 @@ parse_sndbuf_option (struct attach_options *o, const char *arg)
                     sb_escape_str (shown, sizeof shown, arg), expected);
 }
 
-/* ARG as a whole number from 1 to MAX, or a usage error about OPTION's
- * value (a PID when OPTION is NULL).
- */
-static unsigned long
-count_arg (const char *option, const char *arg, unsigned long max)
+/* ARG as a process id, or a usage error. */
+static pid_t
+pid_arg (const char *arg)
 {
   char why[SB_ARG_WHY_SIZE], shown[SB_ESCAPE_SIZE (32)];
   unsigned long n;
 
-  if (sb_arg_count (arg, 10, 1, max, &n, why, sizeof why) == 0)
-    return n;
-  sb_escape_str (shown, sizeof shown, arg);
-  if (option == NULL)
-    sb_usage_error ("'%s' is not a process id", shown);
-  sb_usage_error ("%s %s: %s", option, shown, why);
+  if (sb_arg_count (arg, 10, 1, INT_MAX, &n, why, sizeof why) == -1)
+    sb_usage_error ("'%s' is not a process id",
+                    sb_escape_str (shown, sizeof shown, arg));
+  return (pid_t) n;
 }
 
 /* Apply option OPT with ARG. */
@@ -109,7 +105,8 @@ apply_option (struct attach_options *o, int opt, const char *arg,
   switch (opt) {
   case OPT_WATCH: o->watch = true; break;
   case OPT_INTERVAL:
-    o->interval_ms = (int) count_arg ("--interval", arg, MAX_INTERVAL_MS);
+    o->interval_ms = (int) sb_option_count ("--interval", arg, 1,
+                                            MAX_INTERVAL_MS);
     break;
   case OPT_SNDBUF: parse_sndbuf_option (o, arg); break;
   case OPT_NO_NODELAY: o->config.nodelay = 0; break;
@@ -180,8 +177,8 @@ main (int argc, char **argv)
     return 1;
   }
   for (size_t i = 0; i < n; i++) {
-    pid_t pid = (pid_t) count_arg (NULL, argv[first + i], INT_MAX);
-    t[i] = (struct target) { .o = &o, .pid = pid, .pidfd = -1 };
+    t[i] = (struct target) { .o = &o, .pid = pid_arg (argv[first + i]),
+                             .pidfd = -1 };
   }
   if (o.dry_run) {
     if (sb_sndbuf_model_probe (&dry_kernel) == -1) {
