@@ -2,7 +2,9 @@
 /* libFuzzer harness for sb_parse_size: the input's first 8 bytes are the
  * limit, the rest is the text.  Every answer is checked against a second,
  * 128-bit reading of the same text, so a wrong value is a crash too, not
- * only a memory error.
+ * only a memory error.  The limit also goes through the writers: its
+ * sb_size_format text parses back to it, and the words sb_size_expected
+ * gives for it are one printable line that fits.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -58,6 +60,25 @@ oracle (const char *s, uint64_t max)
   return (struct expect) { 0, (uint64_t) v };
 }
 
+/* MAX written, read back; and the words about sizes up to it. */
+static void
+check_writers (uint64_t max)
+{
+  char text[SB_SIZE_TEXT_SIZE], words[SB_SIZE_EXPECTED_SIZE];
+  uint64_t back = 0;
+  size_t n;
+
+  if (sb_parse_size (sb_size_format (max, text, sizeof text), UINT64_MAX,
+                     &back) != 0 || back != max)
+    abort ();
+  n = strlen (sb_size_expected (max & 1, max, words, sizeof words));
+  if (n == 0 || n >= sizeof words - 1)
+    abort ();
+  for (size_t i = 0; i < n; i++)
+    if (words[i] < 0x20 || words[i] >= 0x7f)
+      abort ();
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
@@ -83,5 +104,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     abort ();
   if (want.err != 0 && (r != -1 || errno != want.err || got != 0xdeadbeef))
     abort ();
+  check_writers (max);
   return 0;
 }
