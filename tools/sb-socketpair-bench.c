@@ -84,43 +84,53 @@ size_arg (const char *name, const char *arg, uint64_t max)
   return v;
 }
 
+static const struct option long_options[] = {
+  { "sndbuf", required_argument, NULL, 's' },
+  { "queue-depth", required_argument, NULL, 'q' },
+  { "request-size", required_argument, NULL, 'r' },
+  { "total", required_argument, NULL, 't' },
+  { "json", no_argument, NULL, 'j' },
+  { "parse-only", no_argument, NULL, 'p' },
+  { "help", no_argument, NULL, 'h' },
+  { NULL, 0, NULL, 0 }
+};
+
+/* Apply option C with ARG to O. */
+static void
+apply_option (struct options *o, int c, const char *arg, char **argv)
+{
+  char why[SB_ARG_WHY_SIZE];
+
+  switch (c) {
+  case 's': o->sndbuf = size_arg ("--sndbuf", arg, SB_SNDBUF_MAX); break;
+  case 'q':
+    o->queue_depth = (unsigned) sb_option_count ("--queue-depth", arg, 1, 64);
+    break;
+  case 'r':
+    o->request_size = size_arg ("--request-size", arg, NBD_MAX_PAYLOAD);
+    break;
+  case 't': o->total = size_arg ("--total", arg, UINT64_MAX); break;
+  case 'j': o->json = 1; break;
+  case 'p': o->parse_only = 1; break;
+  case 'h': usage (); break;
+  default:
+    sb_arg_getopt_complaint (c, argv, SHORT_OPTIONS, why, sizeof why);
+    sb_usage_error ("%s", why);
+  }
+}
 
 static void
 parse_args (int argc, char **argv, struct options *o)
 {
-  static const struct option longopts[] = {
-    { "sndbuf", required_argument, NULL, 's' },
-    { "queue-depth", required_argument, NULL, 'q' },
-    { "request-size", required_argument, NULL, 'r' },
-    { "total", required_argument, NULL, 't' },
-    { "json", no_argument, NULL, 'j' },
-    { "parse-only", no_argument, NULL, 'p' },
-    { "help", no_argument, NULL, 'h' },
-    { NULL, 0, NULL, 0 }
-  };
-  char why[SB_ARG_WHY_SIZE], shown[SB_ESCAPE_SIZE (64)];
+  char shown[SB_ESCAPE_SIZE (64)];
   int c;
 
   opterr = 0;
   *o = (struct options) { .request_size = 2 << 20,
                           .total = UINT64_C(4) << 30, .queue_depth = 1 };
-  while ((c = getopt_long (argc, argv, SHORT_OPTIONS, longopts, NULL)) != -1) {
-    switch (c) {
-    case 's': o->sndbuf = size_arg ("--sndbuf", optarg, SB_SNDBUF_MAX); break;
-    case 'q':
-      o->queue_depth = (unsigned) sb_option_count ("--queue-depth", optarg,
-                                                   1, 64);
-      break;
-    case 'r': o->request_size = size_arg ("--request-size", optarg, NBD_MAX_PAYLOAD); break;
-    case 't': o->total = size_arg ("--total", optarg, UINT64_MAX); break;
-    case 'j': o->json = 1; break;
-    case 'p': o->parse_only = 1; break;
-    case 'h': usage (); break;
-    default:
-      sb_arg_getopt_complaint (c, argv, SHORT_OPTIONS, why, sizeof why);
-      sb_usage_error ("%s", why);
-    }
-  }
+  while ((c = getopt_long (argc, argv, SHORT_OPTIONS, long_options,
+                           NULL)) != -1)
+    apply_option (o, c, optarg, argv);
   if (optind != argc)
     sb_usage_error ("unexpected argument '%s'",
                     sb_escape_str (shown, sizeof shown, argv[optind]));

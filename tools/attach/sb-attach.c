@@ -158,6 +158,21 @@ parse_options (struct attach_options *o, int argc, char **argv)
   return optind;
 }
 
+/* A target for each of the N process ids in PIDS, or NULL. */
+static struct target *
+targets (const struct attach_options *o, char **pids, size_t n)
+{
+  struct target *t = calloc (n, sizeof *t);
+
+  if (t == NULL) {
+    sb_error ("out of memory");
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++)
+    t[i] = (struct target) { .o = o, .pid = pid_arg (pids[i]), .pidfd = -1 };
+  return t;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -171,15 +186,9 @@ main (int argc, char **argv)
   sb_set_program_name (ATTACH_PROGRAM);
   first = parse_options (&o, argc, argv);
   n = (size_t) (argc - first);
-  t = calloc (n, sizeof *t);
-  if (t == NULL) {
-    sb_error ("out of memory");
+  t = targets (&o, argv + first, n);
+  if (t == NULL)
     return 1;
-  }
-  for (size_t i = 0; i < n; i++) {
-    t[i] = (struct target) { .o = &o, .pid = pid_arg (argv[first + i]),
-                             .pidfd = -1 };
-  }
   if (o.dry_run) {
     if (sb_sndbuf_model_probe (&dry_kernel) == -1) {
       sb_error ("socketpair: %s", strerror (errno));
