@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/* What the kernel programs (sockboost-host.bpf.c) and sb-host share: the
+ * layout of the maps, nothing else.  Included by both sides, so only
+ * fixed-size kernel types (linux/types.h).
+ */
+#ifndef SOCKBOOST_HOST_ABI_H
+#define SOCKBOOST_HOST_ABI_H
+
+#include <linux/types.h>
+
+/* The kernel's TASK_COMM_LEN: a process name as the kernel keeps it, at
+ * most 15 bytes and a NUL ("qemu-system-x86_64" is "qemu-system-x86").
+ */
+#define SB_HOST_COMM_LEN 16
+
+/* Which sockets the programs tune. */
+enum sb_host_filter {
+  SB_HOST_FILTER_PROGRAMS = 1,  /* made by a process named in "programs" */
+  SB_HOST_FILTER_PORTS = 2,     /* TCP with a local or remote port in "ports" */
+  SB_HOST_FILTER_ALL = 3,       /* every TCP and unix stream socket */
+};
+
+/* The one entry of the "settings" array: written by enable before any
+ * program is attached, read by the programs and by status.
+ */
+#define SB_HOST_CGROUP_PATH_LEN 256
+struct sb_host_settings {
+  __u32 filter;                 /* SB_HOST_FILTER_* */
+  __u32 sndbuf;                 /* SO_SNDBUF request for unix streams; 0 off */
+  __u64 enabled_at;             /* CLOCK_REALTIME seconds */
+  __u64 cgroup_id;              /* where the programs are attached */
+  char cgroup[SB_HOST_CGROUP_PATH_LEN];  /* its path, for status; may be cut */
+};
+
+/* A key of the "programs" LPM trie.  An exact name is stored with its
+ * NUL (prefixlen covers it), so "qemu-nbd" does not match "qemu-nbdx";
+ * a prefix ("qemu-system-*") without, so it matches every name that
+ * starts with it.  Lookups use the whole comm (prefixlen 128).
+ */
+struct sb_host_name_key {
+  __u32 prefixlen;              /* bits of name that must match */
+  char name[SB_HOST_COMM_LEN];
+};
+
+/* Flags of a socket's mark (sb_host_mark.flags). */
+#define SB_HOST_MARK_MATCHED 1u /* made by a program the filter names */
+#define SB_HOST_MARK_NODELAY 2u /* host mode set TCP_NODELAY on it */
+#define SB_HOST_MARK_SNDBUF 4u  /* host mode raised its send buffer */
+
+/* The value of the "marks" socket storage: which process made the
+ * socket and what host mode did to it.  Cloned from a listener into
+ * the sockets it accepts.
+ */
+struct sb_host_mark {
+  char comm[SB_HOST_COMM_LEN];
+  __u32 flags;                  /* SB_HOST_MARK_* */
+  __u32 unused;
+};
+
+/* The value of the "tuned" hash, keyed by process name: sockets tuned. */
+struct sb_host_counts {
+  __u64 tcp_nodelay;            /* TCP connections given TCP_NODELAY */
+  __u64 unix_sndbuf;            /* unix stream sockets given a bigger buffer */
+};
+
+/* How many names and ports a filter may hold, and names "tuned" counts. */
+#define SB_HOST_MAX_PROGRAMS 64
+#define SB_HOST_MAX_PORTS 64
+#define SB_HOST_MAX_COUNTED 1024
+
+#endif /* SOCKBOOST_HOST_ABI_H */

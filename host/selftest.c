@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/* enable's self-test (selftest.h): the parent's side. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "cgroup.h"
+#include "load.h"
+#include "selftest-child.h"
+
+/* Longest the self-test's process may take: it makes two connections
+ * on a private loopback.
+ */
+#define SELFTEST_TIMEOUT_MS 10000
+
+/* Fork the self-test's process into the cgroup open at CGROUP_FD and
+ * read its report into R.
+ */
+static int
+run_child (int cgroup_fd, int with_unix, struct sb_host_selftest *r,
+           char *why, size_t why_len)
+{
+  struct pollfd pfd = { .events = POLLIN };
+  int pipefd[2], procs_fd, status = -1;
+  pid_t pid;
+
+  procs_fd = openat (cgroup_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+  if (procs_fd == -1 || pipe2 (pipefd, O_CLOEXEC) == -1) {
+    snprintf (why, why_len, "self-test: %s", strerror (errno));
+    if (procs_fd >= 0)
+      close (procs_fd);
+    return -1;
+  }
+  pid = fork ();
+  if (pid == 0)
+    sb_host_selftest_child (procs_fd, pipefd[1], with_unix);
+  close (pipefd[1]);
+  close (procs_fd);
+  pfd.fd = pipefd[0];
+  if (pid == -1)
+    snprintf (why, why_len, "self-test: fork: %s", strerror (errno));
+  else if (poll (&pfd, 1, SELFTEST_TIMEOUT_MS) != 1)
+    snprintf (why, why_len, "self-test: no answer within %d s",
+              SELFTEST_TIMEOUT_MS / 1000);
+  else if (read (pipefd[0], r, sizeof *r) != (ssize_t) sizeof *r)
+    snprintf (why, why_len, "self-test: its process failed");
+  else
+    status = 0;
+  close (pipefd[0]);
+  if (pid > 0) {
+    kill (pid, SIGKILL);
+    waitpid (pid, NULL, 0);
+  }
+  return status;
+}
+
+static void
+read_counts (const struct sb_host_instance *in, struct sb_host_counts *c)
+{
+  char key[SB_HOST_COMM_LEN] = SB_HOST_SELFTEST_NAME;
+
+  if (bpf_map_lookup_elem (sb_host_map_fd (in, SB_HOST_MAP_TUNED), key, c) != 0)
+    memset (c, 0, sizeof *c);
+}
+
+int
+sb_host_selftest (int parent_fd, uint32_t sndbuf, int with_unix,
+                  struct sb_host_selftest *r, char *why, size_t why_len)
+{
+  struct sb_host_settings s = { .filter = SB_HOST_FILTER_PROGRAMS,
+                                .sndbuf = sndbuf };
+  struct sb_host_filter_spec f;
+  struct sb_host_instance in;
+  char name[64];
+  int cgroup_fd, status = -1;
+
+  memset (r, 0, sizeof *r);
+  sb_host_parse_programs (SB_HOST_SELFTEST_NAME, &f, why, why_len);
+  if (sb_host_load (&in, &s, &f, with_unix, -1, -1, why, why_len) == -1)
+    return -1;
+  snprintf (name, sizeof name, "sockboost-selftest.%d", (int) getpid ());
+  cgroup_fd = sb_host_cgroup_make_child (parent_fd, name);
+  if (cgroup_fd == -1)
+    snprintf (why, why_len, "cannot make the self-test's cgroup: %s",
+              strerror (errno));
+  else if (sb_host_attach (&in, cgroup_fd, why, why_len) == 0 &&
+           run_child (cgroup_fd, with_unix, r, why, why_len) == 0) {
+    read_counts (&in, &r->counts);
+    status = 0;
+  }
+  sb_host_unload (&in);
+  if (cgroup_fd >= 0) {
+    close (cgroup_fd);
+    sb_host_cgroup_remove_child (parent_fd, name);
+  }
+  return status;
+}

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+/* Host mode's kernel programs: TCP_NODELAY on the TCP connections, and a
+ * bigger send buffer on the unix stream sockets, of the NBD programs of a
+ * cgroup, set by the kernel itself; nothing is loaded into the programs.
+ *
+ * Built with clang's BPF target against the uapi headers only (the
+ * context structs are a stable ABI): no vmlinux.h of the build machine.
+ * Each program decides little and never refuses anything: every program
+ * returns 1 ("allow"), whatever happens.
+ */
+#include <linux/bpf.h>
+#include <linux/in.h>
+#include <linux/tcp.h>
+#include <asm/socket.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_endian.h>
+
+#include "host-abi.h"
+
+/* The few socket constants of <sys/socket.h> that no uapi header has;
+ * <asm/socket.h> of the architecture gives SOL_SOCKET and SO_SNDBUF.
+ */
+#define AF_UNIX 1
+#ifndef SOCK_STREAM
+#define SOCK_STREAM 1
+#endif
+#define SB_TCP_LISTEN 10        /* sk_state of a listening socket */
+
+char LICENSE[] SEC ("license") = "Dual MIT/GPL";
+
+struct {
+  __uint (type, BPF_MAP_TYPE_ARRAY);
+  __uint (max_entries, 1);
+  __type (key, __u32);
+  __type (value, struct sb_host_settings);
+} settings SEC (".maps");
+
+struct {
+  __uint (type, BPF_MAP_TYPE_LPM_TRIE);
+  __uint (max_entries, SB_HOST_MAX_PROGRAMS);
+  __uint (map_flags, BPF_F_NO_PREALLOC);
+  __type (key, struct sb_host_name_key);
+  __type (value, __u8);
+} programs SEC (".maps");
+
+struct {
+  __uint (type, BPF_MAP_TYPE_HASH);
+  __uint (max_entries, SB_HOST_MAX_PORTS);
+  __type (key, __u16);
+  __type (value, __u8);
+} ports SEC (".maps");
+
+/* BPF_F_CLONE: a socket accepted from a marked listener is marked too. */
+struct {
+  __uint (type, BPF_MAP_TYPE_SK_STORAGE);
+  __uint (map_flags, BPF_F_NO_PREALLOC | BPF_F_CLONE);
+  __type (key, int);
+  __type (value, struct sb_host_mark);
+} marks SEC (".maps");
+
+struct {
+  __uint (type, BPF_MAP_TYPE_HASH);
+  __uint (max_entries, SB_HOST_MAX_COUNTED);
+  __type (key, char[SB_HOST_COMM_LEN]);
+  __type (value, struct sb_host_counts);
+} tuned SEC (".maps");
+
+static __always_inline const struct sb_host_settings *
+current_settings (void)
+{
+  __u32 zero = 0;
+
+  return bpf_map_lookup_elem (&settings, &zero);
+}
+
+static __always_inline int
+program_named (const char comm[SB_HOST_COMM_LEN])
+{
+  struct sb_host_name_key key = { .prefixlen = SB_HOST_COMM_LEN * 8 };
+
+  __builtin_memcpy (key.name, comm, SB_HOST_COMM_LEN);
+  return bpf_map_lookup_elem (&programs, &key) != NULL;
+}
+
+/* Count one socket of the program COMM; a full table loses the count,
+ * never the tuning.
+ */
+static __always_inline void
+count (const char comm[SB_HOST_COMM_LEN], int is_unix)
+{
+  struct sb_host_counts *c = bpf_map_lookup_elem (&tuned, comm);
+
+  if (c == NULL) {
+    struct sb_host_counts zero = { 0, 0 };
+
+    bpf_map_update_elem (&tuned, comm, &zero, BPF_NOEXIST);
+    c = bpf_map_lookup_elem (&tuned, comm);
+    if (c == NULL)
+      return;
+  }
+  if (is_unix)
+    __sync_fetch_and_add (&c->unix_sndbuf, 1);
+  else
+    __sync_fetch_and_add (&c->tcp_nodelay, 1);
+}
+
+/* A new TCP socket: remember which program made it (a sock_ops program
+ * runs later, often in softirq, where the current task is anyone), and
+ * whether the filter names that program.
+ */
+SEC ("cgroup/sock_create")
+int
+sb_host_mark_socket (struct bpf_sock *sk)
+{
+  const struct sb_host_settings *s = current_settings ();
+  struct sb_host_mark *mark;
+  char comm[SB_HOST_COMM_LEN];
+  int matched;
+
+  if (s == NULL || sk->type != SOCK_STREAM || sk->protocol != IPPROTO_TCP)
+    return 1;
+  if (bpf_get_current_comm (comm, sizeof comm) != 0)
+    return 1;
+  matched = s->filter != SB_HOST_FILTER_PROGRAMS || program_named (comm);
+  if (!matched)
+    return 1;
+  mark = bpf_sk_storage_get (&marks, sk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
+  if (mark == NULL)
+    return 1;
+  __builtin_memcpy (mark->comm, comm, SB_HOST_COMM_LEN);
+  mark->flags = SB_HOST_MARK_MATCHED;
+  return 1;
+}
+
+static __always_inline int
+port_listed (__u32 port)
+{
+  __u16 key = (__u16) port;
+
+  return bpf_map_lookup_elem (&ports, &key) != NULL;
+}
+
+/* A TCP connection is established (either side): TCP_NODELAY if the
+ * filter takes it.  remote_port is in network order in 32 bits,
+ * local_port in host order.
+ */
+SEC ("sockops")
+int
+sb_host_tcp_nodelay (struct bpf_sock_ops *ops)
+{
+  const struct sb_host_settings *s;
+  struct sb_host_mark *mark;
+  struct bpf_sock *sk;
+  int one = 1, matched;
+
+  if (ops->op != BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB &&
+      ops->op != BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB)
+    return 1;
+  s = current_settings ();
+  sk = ops->sk;
+  if (s == NULL || sk == NULL)
+    return 1;
+  mark = bpf_sk_storage_get (&marks, sk, NULL, 0);
+  if (s->filter == SB_HOST_FILTER_PORTS)
+    matched = port_listed (ops->local_port) ||
+              port_listed (bpf_ntohl (ops->remote_port));
+  else
+    matched = mark != NULL && (mark->flags & SB_HOST_MARK_MATCHED);
+  if (!matched)
+    return 1;
+  if (bpf_setsockopt (ops, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0)
+    return 1;
+  if (mark != NULL) {
+    mark->flags |= SB_HOST_MARK_NODELAY;
+    count (mark->comm, 0);
+  } else {
+    char unknown[SB_HOST_COMM_LEN] = "";
+    count (unknown, 0);
+  }
+  return 1;
+}
+
+/* The send buffer of a unix stream socket, SO_SNDBUF as getsockopt
+ * reads it (twice the request), or -1.
+ */
+static __always_inline int
+unix_sndbuf (struct bpf_sock_addr *ctx)
+{
+  int value;
+
+  if (bpf_getsockopt (ctx, SOL_SOCKET, SO_SNDBUF, &value, sizeof value) != 0)
+    return -1;
+  return value;
+}
+
+/* A unix stream socket of this process passes through connect,
+ * getpeername or getsockname: a server's accepted socket is first seen
+ * there (QEMU and nbdkit ask for its name), a client's at connect.
+ * Raise its send buffer to the request, never lower it.  The kernel
+ * clips the request at net.core.wmem_max, as for any process.
+ */
+static __always_inline int
+tune_unix (struct bpf_sock_addr *ctx)
+{
+  const struct sb_host_settings *s = current_settings ();
+  struct sb_host_mark *mark;
+  char comm[SB_HOST_COMM_LEN];
+  struct bpf_sock *sk = ctx->sk;
+  int request, before, after;
+
+  if (s == NULL || s->sndbuf == 0 || sk == NULL || ctx->type != SOCK_STREAM ||
+      sk->state == SB_TCP_LISTEN || s->filter == SB_HOST_FILTER_PORTS)
+    return 1;
+  if (bpf_get_current_comm (comm, sizeof comm) != 0)
+    return 1;
+  if (s->filter == SB_HOST_FILTER_PROGRAMS && !program_named (comm))
+    return 1;
+  request = (int) s->sndbuf;
+  before = unix_sndbuf (ctx);
+  if (before < 0 || (__u32) before / 2 >= s->sndbuf)
+    return 1;
+  if (bpf_setsockopt (ctx, SOL_SOCKET, SO_SNDBUF, &request, sizeof request) != 0)
+    return 1;
+  after = unix_sndbuf (ctx);
+  if (after <= before)
+    return 1;
+  mark = bpf_sk_storage_get (&marks, sk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
+  if (mark != NULL) {
+    __builtin_memcpy (mark->comm, comm, SB_HOST_COMM_LEN);
+    mark->flags |= SB_HOST_MARK_MATCHED | SB_HOST_MARK_SNDBUF;
+  }
+  count (comm, 1);
+  return 1;
+}
+
+/* libbpf before 1.3 does not know these section names: sb-host registers
+ * them (attach types 49, 52 and 53 of Linux 6.7).
+ */
+SEC ("cgroup/connect_unix")
+int
+sb_host_unix_connect (struct bpf_sock_addr *ctx)
+{
+  return tune_unix (ctx);
+}
+
+SEC ("cgroup/getpeername_unix")
+int
+sb_host_unix_getpeername (struct bpf_sock_addr *ctx)
+{
+  return tune_unix (ctx);
+}
+
+SEC ("cgroup/getsockname_unix")
+int
+sb_host_unix_getsockname (struct bpf_sock_addr *ctx)
+{
+  return tune_unix (ctx);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* What host mode's pins say is on: read back from the kernel (the
+ * pinned maps and links), never from a file of our own.
+ */
+#ifndef SOCKBOOST_HOST_STATE_H
+#define SOCKBOOST_HOST_STATE_H
+
+#include <stdint.h>
+
+#include "filter.h"
+#include "host-abi.h"
+#include "load.h"
+#include "pins.h"
+
+struct sb_host_link_state {
+  int pinned;                   /* its pin exists */
+  uint32_t link_id, prog_id;
+  uint64_t cgroup_id;           /* 0 once its cgroup is gone */
+};
+
+struct sb_host_state {
+  int on;                       /* a current generation exists */
+  int interrupted;              /* a staging generation was left behind */
+  struct sb_host_settings settings;
+  struct sb_host_filter_spec filter;  /* sorted */
+  struct sb_host_link_state links[SB_HOST_NPROGS];
+  int tuned_fd;                 /* the pinned "tuned" map, or -1 */
+  int marks_fd;                 /* the pinned "marks" map, or -1 */
+  char problem[256];            /* why the current generation is unusable */
+};
+
+/* Read the state of the pins P into ST; ST->problem is set when the
+ * current generation cannot be read whole.  Close with
+ * sb_host_state_close.
+ */
+extern void sb_host_state_read (const struct sb_host_pins *p,
+                                struct sb_host_state *st);
+extern void sb_host_state_close (struct sb_host_state *st);
+
+/* Whether every program of the state is attached to its cgroup; the
+ * unix hooks count only when the settings ask for them (UNIX).
+ */
+extern int sb_host_state_attached (const struct sb_host_state *st, int with_unix);
+
+/* Call FN for each program counted in the "tuned" map of ST. */
+extern void sb_host_state_counts (const struct sb_host_state *st,
+                                  void (*fn) (const char *name,
+                                              const struct sb_host_counts *c,
+                                              void *arg),
+                                  void *arg);
+
+#endif /* SOCKBOOST_HOST_STATE_H */

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/* sockboost host status: what is attached, where, with which filter,
+ * since when, and how many sockets each program had tuned; as text or
+ * as JSON (--json) for doctor and status to read.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "escape.h"
+#include "host.h"
+#include "report.h"
+#include "state.h"
+
+/* S as a JSON string: every byte outside printable ASCII escaped. */
+static void
+json_string (const char *s)
+{
+  putchar ('"');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char) *s;
+    if (c == '"' || c == '\\')
+      printf ("\\%c", c);
+    else if (c < 0x20 || c >= 0x7f)
+      printf ("\\u%04x", c);
+    else
+      putchar (c);
+  }
+  putchar ('"');
+}
+
+/* Whether the settings' cgroup is the root of the cgroup2 file system. */
+static int
+whole_host (const struct sb_host_settings *s)
+{
+  char mount[PATH_MAX], path[PATH_MAX], why[PATH_MAX + 256];
+  uint64_t id = 0;
+  int fd;
+
+  if (sb_host_cgroup2_mount (mount, sizeof mount) == -1)
+    return 0;
+  fd = sb_host_cgroup_open (mount, NULL, path, sizeof path, why, sizeof why);
+  if (fd >= 0) {
+    id = sb_host_cgroup_id (fd);
+    close (fd);
+  }
+  return id != 0 && id == s->cgroup_id;
+}
+
+static const char *
+when (uint64_t seconds, char *buf, size_t size)
+{
+  time_t t = (time_t) seconds;
+  struct tm tm;
+
+  if (localtime_r (&t, &tm) == NULL ||
+      strftime (buf, size, "%Y-%m-%d %H:%M:%S %z", &tm) == 0)
+    snprintf (buf, size, "%llu", (unsigned long long) seconds);
+  return buf;
+}
+
+/* ---- text ----------------------------------------------------------- */
+
+static void
+print_count (const char *name, const struct sb_host_counts *c, void *arg)
+{
+  char shown[SB_ESCAPE_SIZE (SB_HOST_COMM_LEN)];
+
+  (void) arg;
+  printf ("  %-16s %10llu %10llu\n",
+          name[0] ? sb_escape_str (shown, sizeof shown, name) : "(unknown)",
+          (unsigned long long) c->tcp_nodelay,
+          (unsigned long long) c->unix_sndbuf);
+}
+
+static void
+print_links (const struct sb_host_state *st)
+{
+  for (int i = 0; i < SB_HOST_NPROGS; i++) {
+    const struct sb_host_link_state *l = &st->links[i];
+    if (!l->pinned)
+      continue;
+    printf ("  %-16s program %u, link %u, %s\n", sb_host_prog_pin[i],
+            l->prog_id, l->link_id,
+            l->cgroup_id == st->settings.cgroup_id ? "attached" :
+            "detached (its cgroup is gone)");
+  }
+}
+
+static void
+print_text (const struct sb_host_pins *p, const struct sb_host_state *st)
+{
+  char text[2048], dir[SB_ESCAPE_SIZE (PATH_MAX)], cgroup[SB_ESCAPE_SIZE (SB_HOST_CGROUP_PATH_LEN)];
+  int with_unix = st->settings.sndbuf != 0;
+
+  sb_escape_str (dir, sizeof dir, p->path);
+  printf ("host mode: %s\n", sb_host_state_attached (st, with_unix) ?
+          "on" : "on, but not whole (run 'sockboost host enable' again)");
+  printf ("since: %s\n", when (st->settings.enabled_at, text, sizeof text));
+  printf ("cgroup: %s%s\n",
+          sb_escape_str (cgroup, sizeof cgroup, st->settings.cgroup),
+          whole_host (&st->settings) ? " (the whole host)" : "");
+  printf ("filter: %s\n", sb_host_filter_text (&st->filter, text, sizeof text));
+  printf ("tcp: TCP_NODELAY on their connections\n");
+  if (with_unix)
+    printf ("unix: send buffer request %u on their stream sockets\n",
+            st->settings.sndbuf);
+  else
+    printf ("unix: off\n");
+  printf ("pins: %s/%s\n", dir, SB_HOST_CURRENT);
+  print_links (st);
+  printf ("tuned so far:\n  %-16s %10s %10s\n", "program", "tcp", "unix");
+  sb_host_state_counts (st, print_count, NULL);
+}
+
+/* ---- JSON ----------------------------------------------------------- */
+
+static void
+json_count (const char *name, const struct sb_host_counts *c, void *arg)
+{
+  int *first = arg;
+
+  printf ("%s{\"program\": ", *first ? "" : ", ");
+  json_string (name);
+  printf (", \"tcp\": %llu, \"unix\": %llu}",
+          (unsigned long long) c->tcp_nodelay,
+          (unsigned long long) c->unix_sndbuf);
+  *first = 0;
+}
+
+static void
+json_filter (const struct sb_host_filter_spec *f)
+{
+  char item[SB_ESCAPE_SIZE (SB_HOST_COMM_LEN) + 8];
+
+  printf ("{\"kind\": \"%s\", \"programs\": [",
+          f->kind == SB_HOST_FILTER_PROGRAMS ? "programs" :
+          f->kind == SB_HOST_FILTER_PORTS ? "ports" : "all");
+  for (int i = 0; i < f->nprograms; i++) {
+    printf ("%s", i ? ", " : "");
+    json_string (sb_host_program_text (&f->programs[i], item, sizeof item));
+  }
+  printf ("], \"ports\": [");
+  for (int i = 0; i < f->nports; i++)
+    printf ("%s%u", i ? ", " : "", f->ports[i]);
+  printf ("]}");
+}
+
+static void
+json_links (const struct sb_host_state *st)
+{
+  int first = 1;
+
+  printf ("[");
+  for (int i = 0; i < SB_HOST_NPROGS; i++) {
+    const struct sb_host_link_state *l = &st->links[i];
+    if (!l->pinned)
+      continue;
+    printf ("%s{\"name\": \"%s\", \"program_id\": %u, \"link_id\": %u, "
+            "\"attached\": %s}", first ? "" : ", ", sb_host_prog_pin[i],
+            l->prog_id, l->link_id,
+            l->cgroup_id == st->settings.cgroup_id ? "true" : "false");
+    first = 0;
+  }
+  printf ("]");
+}
+
+static void
+print_json (const char *pin_dir, const struct sb_host_state *st)
+{
+  int with_unix = st->settings.sndbuf != 0, first = 1;
+
+  printf ("{\"on\": %s, \"whole\": %s, \"pin_dir\": ", st->on ? "true" : "false",
+          sb_host_state_attached (st, with_unix) ? "true" : "false");
+  json_string (pin_dir);
+  printf (", \"interrupted\": %s", st->interrupted ? "true" : "false");
+  if (st->on) {
+    printf (", \"since\": %llu, \"cgroup\": ",
+            (unsigned long long) st->settings.enabled_at);
+    json_string (st->settings.cgroup);
+    printf (", \"cgroup_id\": %llu, \"whole_host\": %s, \"filter\": ",
+            (unsigned long long) st->settings.cgroup_id,
+            whole_host (&st->settings) ? "true" : "false");
+    json_filter (&st->filter);
+    printf (", \"tcp_nodelay\": true, \"unix_sndbuf\": %u, \"links\": ",
+            st->settings.sndbuf);
+    json_links (st);
+    printf (", \"tuned\": [");
+    sb_host_state_counts (st, json_count, &first);
+    printf ("]");
+  }
+  printf ("}\n");
+}
+
+int
+sb_host_status (const struct sb_host_options *o)
+{
+  char why[PATH_MAX + 256];
+  struct sb_host_pins pins;
+  struct sb_host_state st;
+  int mounted, r;
+
+  r = sb_host_pins_open (o->pin_dir, 0, &mounted, &pins, why, sizeof why);
+  if (r == -1) {
+    sb_error ("status: %s", why);
+    return 1;
+  }
+  memset (&st, 0, sizeof st);
+  st.tuned_fd = st.marks_fd = -1;
+  if (r == 0)
+    sb_host_state_read (&pins, &st);
+  if (o->json)
+    print_json (o->pin_dir, &st);
+  else if (st.on && st.problem[0] == '\0')
+    print_text (&pins, &st);
+  else if (st.on)
+    printf ("host mode: broken: %s (run 'sockboost host enable' or "
+            "'disable')\n", st.problem);
+  else
+    printf ("host mode: off%s\n", st.interrupted ?
+            " (an interrupted enable left pins: 'sockboost host disable' "
+            "removes them)" : "");
+  sb_host_state_close (&st);
+  if (r == 0)
+    sb_host_pins_close (&pins);
+  return 0;
+}
