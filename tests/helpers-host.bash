@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: MIT
+# Host mode in a test (sourced by helpers.bash): cgroups of the test's
+# own and a BPF file system of its own for the pins, so that nothing of
+# the host's is attached, pinned or changed; all undone at teardown.
+#
+#   hm_setup                   root, sb-host, bpftool and cgroup v2, or
+#                              skip; makes HM_CGROUP and HM_PINS
+#   hm_cgroup VAR              another cgroup of the test's, its path in VAR
+#   hm_in_cgroup CG CMD...     CMD in cgroup CG (its children stay there)
+#   hm_start_qemu_nbd_tcp CG FILE
+#                              start_qemu_nbd_tcp FILE, in cgroup CG
+#   hm_host ARG...             sockboost host ARG... with the test's pins
+#   hm_enable [ARG...]         host enable on HM_CGROUP, checked
+#   hm_attached_ids CG         ids of the programs attached to CG, sorted
+#   hm_wait_objects_gone KIND ID...
+#                              bounded wait until bpftool knows none of
+#                              the programs/maps/links ID...
+#   hm_sockopts_json [NAME]    tests/host-sockopts.py as process NAME
+#
+# A test's processes in its cgroups are its own: teardown kills what is
+# left there (cgroup.kill) before removing the cgroup.
+
+hm_setup () {
+  [ "$(id -u)" -eq 0 ] || sb_skip "host mode needs root"
+  requires findmnt mount umount
+  HM_SB_HOST=$SB_BUILD/tools/sb-host
+  [ -x "$HM_SB_HOST" ] ||
+    sb_skip "sockboost host was not built (needs clang, libbpf-dev and bpftool)"
+  HM_BPFTOOL=$(PATH=$PATH:/usr/sbin:/sbin command -v bpftool) ||
+    sb_skip "needs bpftool, not installed (tests/install-deps installs it as root)"
+  HM_CGROUP2=$(findmnt -n -t cgroup2 -o TARGET | head -n 1)
+  [ -n "$HM_CGROUP2" ] || sb_skip "no cgroup v2 file system is mounted here"
+  hm_cgroup HM_CGROUP
+  HM_BPFFS=$BATS_TEST_TMPDIR/bpffs
+  mkdir -p "$HM_BPFFS"
+  mount -t bpf bpf "$HM_BPFFS" || fail "cannot mount a BPF file system"
+  # Unmounting the private BPF file system drops every pin in it, which
+  # detaches what they hold, even if the test failed half-way.
+  cleanup_push "umount '$HM_BPFFS'"
+  HM_PINS=$HM_BPFFS/sockboost
+  export HM_SB_HOST HM_BPFTOOL HM_CGROUP2 HM_CGROUP HM_PINS
+}
+
+hm_cgroup () {
+  local -n hm_path=$1
+  hm_path=$HM_CGROUP2/sockboost-test.$$.$BATS_TEST_NUMBER.$RANDOM
+  mkdir "$hm_path" || fail "cannot make cgroup $hm_path"
+  cleanup_push "hm_remove_cgroup '$hm_path'"
+}
+
+# Kill what is left in the test's cgroup CG (only the test's processes
+# and their children are ever there), then remove it.
+hm_remove_cgroup () {
+  local cg=$1 i
+  [ -d "$cg" ] || return 0
+  for ((i = 0; i < 100; i++)); do
+    [ -s "$cg/cgroup.procs" ] || break
+    echo 1 >"$cg/cgroup.kill" 2>/dev/null || xargs -r kill -KILL <"$cg/cgroup.procs"
+    sleep 0.05
+  done
+  for ((i = 0; i < 100; i++)); do
+    rmdir "$cg" 2>/dev/null && return 0
+    sleep 0.05
+  done
+  echo "cannot remove cgroup $cg" >&2
+  return 1
+}
+
+hm_in_cgroup () {
+  local cg=$1
+  shift
+  sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' hm-in-cgroup "$cg" "$@"
+}
+
+# As start_qemu_nbd_tcp (helpers-qemu-tcp.bash) does, in cgroup CG: the
+# subshell execs the command, so QEMU_TCP_PID is qemu-nbd's own.
+hm_start_qemu_nbd_tcp () {
+  local cg=$1 file=$2 log=$BATS_TEST_TMPDIR/qemu-nbd-tcp.$RANDOM.log
+  requires qemu-nbd ss
+  # fd 3 is bats' own: a server holding it would stall the test run.
+  (exec sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' hm-in-cgroup \
+     "$cg" qemu-nbd -r -t -f raw -b 127.0.0.1 -p 0 "$file") 2>"$log" 3>&- &
+  QEMU_TCP_PID=$!
+  kill_at_teardown "$QEMU_TCP_PID"
+  qt_wait_for_listener "$QEMU_TCP_PID" "$log"
+}
+
+hm_host () {
+  "$SOCKBOOST" host "$@" --pin-dir "$HM_PINS"
+}
+
+# Enable host mode on the test's cgroup; fail (with its output) unless
+# it says so.
+hm_enable () {
+  run hm_host enable --cgroup "$HM_CGROUP" "$@"
+  [ "$status" -eq 0 ] || fail "host enable failed ($status): $output"
+  echo "$output"
+}
+
+# The ids of the BPF programs attached to cgroup CG, one per line, sorted.
+hm_attached_ids () {
+  "$HM_BPFTOOL" -j cgroup show "$1" 2>/dev/null |
+    python3 -c 'import json, sys
+data = sys.stdin.read().strip()
+for p in sorted(json.loads(data or "[]"), key=lambda p: p["id"]):
+    print(p["id"])'
+}
+
+# Wait up to 10 s until bpftool knows none of the objects ID... of KIND
+# (prog, map, link): the kernel frees a map a moment after its last user.
+hm_wait_objects_gone () {
+  local kind=$1 id deadline=$((SECONDS + 10)) left
+  shift
+  while :; do
+    left=()
+    for id; do
+      "$HM_BPFTOOL" "$kind" show id "$id" >/dev/null 2>&1 && left+=("$id")
+    done
+    [ ${#left[@]} -eq 0 ] && return 0
+    [ $SECONDS -lt $deadline ] || { echo "$kind ids still there: ${left[*]}" >&2; return 1; }
+    sleep 0.1
+  done
+}
+
+# The map ids the programs ID... use, one per line.
+hm_map_ids_of () {
+  local id
+  for id; do
+    "$HM_BPFTOOL" -j prog show id "$id" |
+      python3 -c 'import json, sys; print(*json.load(sys.stdin).get("map_ids", []), sep="\n")'
+  done | sort -un
+}
+
+# TCP and unix stream connections to itself, their options as JSON
+# (tests/host-sockopts.py), from a process named NAME (default: the
+# interpreter's own, python3).
+hm_sockopts_json () {
+  python3 "$SB_TESTS_DIR/host-sockopts.py" ${1:+--name "$1"}
+}

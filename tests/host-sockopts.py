@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Connect to itself over TCP (127.0.0.1) and over a unix stream socket
+(an abstract address), and print what the kernel set on the sockets, as
+one JSON object: the TCP client's and accepted socket's TCP_NODELAY, the
+unix client's and accepted socket's SO_SNDBUF (the server asks for its
+socket's name, as QEMU does), and a new unix socket's SO_SNDBUF.
+
+  host-sockopts.py [--name NAME]
+
+--name: the process's name (prctl PR_SET_NAME) before any socket is
+made, so that host mode's program filter can be tried on a program
+that is NBD or not by name alone."""
+
+import argparse
+import ctypes
+import json
+import os
+import socket
+
+PR_SET_NAME = 15
+
+
+def set_name(name):
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_NAME, name.encode(), 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NAME)")
+
+
+def self_connected(family, address):
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.bind(address)
+    listener.listen(1)
+    client = socket.socket(family, socket.SOCK_STREAM)
+    before = client.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
+    client.connect(listener.getsockname())
+    server, _ = listener.accept()
+    return listener, client, server, before
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--name")
+    args = p.parse_args()
+    if args.name:
+        set_name(args.name)
+    _, tc, ts, _ = self_connected(socket.AF_INET, ("127.0.0.1", 0))
+    _, uc, us, before = self_connected(
+        socket.AF_UNIX, "\0sockboost-test-sockopts.%d" % os.getpid())
+    us.getsockname()
+    print(json.dumps({
+        "tcp_nodelay": [s.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+                        for s in (tc, ts)],
+        "unix_before": before,
+        "unix_sndbuf": [s.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
+                        for s in (uc, us)],
+    }))
+
+
+if __name__ == "__main__":
+    main()
