@@ -9,6 +9,14 @@
 #   hm_in_cgroup CG CMD...     CMD in cgroup CG (its children stay there)
 #   hm_start_qemu_nbd_tcp CG FILE
 #                              start_qemu_nbd_tcp FILE, in cgroup CG
+#   hm_migration_rounds ROUNDS DIRECTION IMAGE
+#                              migration_rounds (helpers-migration.bash)
+#                              with both QEMUs in a plain cgroup, then in
+#                              HM_CGROUP, in turns; sets PLAIN_TIMES and
+#                              HOST_TIMES
+#   hm_lv_start NAME           lv_start NAME (helpers-libvirt.bash) with the
+#                              daemon, so its QEMUs, in HM_CGROUP; stopped
+#                              at teardown
 #   hm_host ARG...             sockboost host ARG... with the test's pins
 #   hm_enable [ARG...]         host enable on HM_CGROUP, checked
 #   hm_attached_ids CG         ids of the programs attached to CG, sorted
@@ -66,10 +74,12 @@ hm_remove_cgroup () {
   return 1
 }
 
+# A command prefix: "${HM_IN_CGROUP[@]}" CG CMD... runs CMD in cgroup CG
+# as the same process (timeout, nohup and & can run it).
+HM_IN_CGROUP=(sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' hm-in-cgroup)
+
 hm_in_cgroup () {
-  local cg=$1
-  shift
-  sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' hm-in-cgroup "$cg" "$@"
+  "${HM_IN_CGROUP[@]}" "$@"
 }
 
 # As start_qemu_nbd_tcp (helpers-qemu-tcp.bash) does, in cgroup CG: the
@@ -78,11 +88,47 @@ hm_start_qemu_nbd_tcp () {
   local cg=$1 file=$2 log=$BATS_TEST_TMPDIR/qemu-nbd-tcp.$RANDOM.log
   requires qemu-nbd ss
   # fd 3 is bats' own: a server holding it would stall the test run.
-  (exec sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' hm-in-cgroup \
-     "$cg" qemu-nbd -r -t -f raw -b 127.0.0.1 -p 0 "$file") 2>"$log" 3>&- &
+  (exec "${HM_IN_CGROUP[@]}" "$cg" qemu-nbd -r -t -f raw -b 127.0.0.1 -p 0 \
+     "$file") 2>"$log" 3>&- &
   QEMU_TCP_PID=$!
   kill_at_teardown "$QEMU_TCP_PID"
   qt_wait_for_listener "$QEMU_TCP_PID" "$log"
+}
+
+# One transfer of IMAGE (tests/migration-run.py, no library) with every
+# process in cgroup CG; its seconds into the variable named VAR.
+hm_migration_once () {
+  local -n hm_seconds=$1
+  local cg=$2 direction=$3 image=$4 out=$5
+  # fd 3 is bats' own: a QEMU holding it would stall the test run.
+  hm_seconds=$(timeout "$MIGRATION_TIMEOUT" "${HM_IN_CGROUP[@]}" "$cg" python3 \
+    "$SB_TESTS_DIR/migration-run.py" "$direction" "$image" "$out" 3>&-) ||
+    fail "$direction of $image failed"
+  qemu-img compare -q "$image" "$out" || fail "$direction: the copy differs from $image"
+}
+
+hm_migration_rounds () {
+  local rounds=$1 direction=$2 image=$3 round t plain_cgroup
+  local out=$BATS_TEST_TMPDIR/copy.img
+  requires qemu-system-x86_64 qemu-img python3 timeout
+  hm_cgroup plain_cgroup
+  PLAIN_TIMES=() HOST_TIMES=()
+  for ((round = 0; round < rounds; round++)); do
+    hm_migration_once t "$plain_cgroup" "$direction" "$image" "$out"
+    PLAIN_TIMES+=("$t")
+    hm_migration_once t "$HM_CGROUP" "$direction" "$image" "$out"
+    HOST_TIMES+=("$t")
+  done
+}
+
+# libvirt here makes no cgroup of its own: the daemon's processes stay in
+# the cgroup it was started in.  A subshell joins HM_CGROUP to start it.
+hm_lv_start () {
+  lv_reachable_library
+  (echo "$BASHPID" >"$HM_CGROUP/cgroup.procs" && lv_start "$1") ||
+    fail "cannot start libvirtd in $HM_CGROUP"
+  lv_use "$1"
+  cleanup_push lv_stop
 }
 
 hm_host () {
