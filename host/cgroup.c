@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Finding and opening cgroups (cgroup.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,4 +153,39 @@ sb_host_cgroup_remove_child (int parent_fd, const char *name)
     nanosleep (&pause, NULL);
   }
   return -1;
+}
+
+/* Whether NAME is PREFIX and the pid of a process that is gone. */
+static int
+stale (const char *name, const char *prefix)
+{
+  size_t len = strlen (prefix);
+  char *end;
+  long pid;
+
+  if (strncmp (name, prefix, len) != 0 || name[len] < '1' || name[len] > '9')
+    return 0;
+  pid = strtol (name + len, &end, 10);
+  return *end == '\0' && pid > 0 && pid <= INT32_MAX &&
+         kill ((pid_t) pid, 0) == -1 && errno == ESRCH;
+}
+
+void
+sb_host_cgroup_remove_stale (int parent_fd, const char *prefix)
+{
+  int fd = openat (parent_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  struct dirent *e;
+  DIR *d;
+
+  if (fd == -1)
+    return;
+  d = fdopendir (fd);
+  if (d == NULL) {
+    close (fd);
+    return;
+  }
+  while ((e = readdir (d)) != NULL)
+    if (e->d_type == DT_DIR && stale (e->d_name, prefix))
+      unlinkat (parent_fd, e->d_name, AT_REMOVEDIR);
+  closedir (d);
 }

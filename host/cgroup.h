@@ -40,4 +40,10 @@ extern int sb_host_cgroup_make_child (int parent_fd, const char *name);
  */
 extern int sb_host_cgroup_remove_child (int parent_fd, const char *name);
 
+/* Remove the children of PARENT_FD named PREFIX followed by the pid of
+ * a process that no longer exists: left by a self-test whose loader was
+ * killed (its process died with it).  Best effort.
+ */
+extern void sb_host_cgroup_remove_stale (int parent_fd, const char *prefix);
+
 #endif /* SOCKBOOST_HOST_CGROUP_H */

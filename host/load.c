@@ -26,6 +26,9 @@
 #define SB_CGROUP_UNIX_GETPEERNAME 52
 #define SB_CGROUP_UNIX_GETSOCKNAME 53
 
+#define NO_RIGHTS "no right to load BPF programs here (%s): it takes " \
+  "CAP_BPF and CAP_NET_ADMIN, or CAP_SYS_ADMIN, which a container may not grant"
+
 const char *const sb_host_prog_pin[SB_HOST_NPROGS] = {
   "sock_create", "sock_ops", "connect_unix", "getpeername_unix",
   "getsockname_unix",
@@ -139,8 +142,7 @@ sb_host_probe_unix (char *why, size_t why_len)
   }
   fd = -fd;
   if (fd == EPERM || fd == EACCES) {
-    snprintf (why, why_len, "the kernel refuses to load BPF programs: %s",
-              strerror (fd));
+    snprintf (why, why_len, NO_RIGHTS, strerror (fd));
     return -1;
   }
   snprintf (why, why_len, "this kernel has no unix socket hooks (a "
@@ -214,6 +216,11 @@ sb_host_load (struct sb_host_instance *in, const struct sb_host_settings *s,
   reuse_map (in->skel->maps.marks, reuse_marks);
   reuse_map (in->skel->maps.tuned, reuse_tuned);
   err = sockboost_host__load (in->skel);
+  if (err == -EPERM || err == -EACCES) {
+    snprintf (why, why_len, NO_RIGHTS, strerror (-err));
+    sb_host_unload (in);
+    return -1;
+  }
   if (err != 0) {
     snprintf (why, why_len, "the kernel refused the BPF programs: %s%s%s",
               strerror (-err), libbpf_last[0] ? "; libbpf: " : "",

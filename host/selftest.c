@@ -18,6 +18,8 @@
  * on a private loopback.
  */
 #define SELFTEST_TIMEOUT_MS 10000
+/* The self-test's cgroup, followed by the loader's pid. */
+#define SELFTEST_CGROUP "sockboost-selftest."
 
 /* Fork the self-test's process into the cgroup open at CGROUP_FD and
  * read its report into R.
@@ -84,7 +86,8 @@ sb_host_selftest (int parent_fd, uint32_t sndbuf, int with_unix,
   sb_host_parse_programs (SB_HOST_SELFTEST_NAME, &f, why, why_len);
   if (sb_host_load (&in, &s, &f, with_unix, -1, -1, why, why_len) == -1)
     return -1;
-  snprintf (name, sizeof name, "sockboost-selftest.%d", (int) getpid ());
+  sb_host_cgroup_remove_stale (parent_fd, SELFTEST_CGROUP);
+  snprintf (name, sizeof name, SELFTEST_CGROUP "%d", (int) getpid ());
   cgroup_fd = sb_host_cgroup_make_child (parent_fd, name);
   if (cgroup_fd == -1)
     snprintf (why, why_len, "cannot make the self-test's cgroup: %s",

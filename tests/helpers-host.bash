@@ -36,6 +36,8 @@ hm_setup () {
     sb_skip "sockboost host was not built (needs clang, libbpf-dev and bpftool)"
   HM_BPFTOOL=$(PATH=$PATH:/usr/sbin:/sbin command -v bpftool) ||
     sb_skip "needs bpftool, not installed (tests/install-deps installs it as root)"
+  [ -x "$SB_BUILD/tests/progs/bpf-cgroup-progs" ] ||
+    sb_skip "tests/progs/bpf-cgroup-progs is not built: make test-programs"
   HM_CGROUP2=$(findmnt -n -t cgroup2 -o TARGET | head -n 1)
   [ -n "$HM_CGROUP2" ] || sb_skip "no cgroup v2 file system is mounted here"
   hm_cgroup HM_CGROUP
@@ -143,13 +145,11 @@ hm_enable () {
   echo "$output"
 }
 
-# The ids of the BPF programs attached to cgroup CG, one per line, sorted.
+# The ids of the BPF programs attached to cgroup CG, one per line, sorted,
+# for every attach type the kernel has (tests/progs/bpf-cgroup-progs:
+# bpftool 7.1 does not ask for the unix socket hooks).
 hm_attached_ids () {
-  "$HM_BPFTOOL" -j cgroup show "$1" 2>/dev/null |
-    python3 -c 'import json, sys
-data = sys.stdin.read().strip()
-for p in sorted(json.loads(data or "[]"), key=lambda p: p["id"]):
-    print(p["id"])'
+  "$SB_BUILD/tests/progs/bpf-cgroup-progs" "$1" | cut -d' ' -f2 | sort -n
 }
 
 # Wait up to 10 s until bpftool knows none of the objects ID... of KIND
