@@ -127,6 +127,35 @@ same_as_current (const struct sb_host_state *st, const struct sb_host_options *o
          sb_host_filter_equal (&st->filter, &want);
 }
 
+/* Attach the loaded IN, pin it as the staging generation, then put that
+ * in place of the current one.
+ */
+static int
+put_in_place (struct sb_host_instance *in, const struct plan *pl,
+              const struct sb_host_pins *pins, char *why, size_t why_len)
+{
+  if (sb_host_attach (in, pl->cgroup_fd, why, why_len) == -1)
+    return -1;
+  if (sb_host_pins_make (pins, SB_HOST_STAGING) == -1) {
+    snprintf (why, why_len, "cannot make %s: %s", SB_HOST_STAGING,
+              strerror (errno));
+    return -1;
+  }
+  if (sb_host_pin (in, pins, SB_HOST_STAGING, why, why_len) == -1)
+    return -1;
+  if (sb_host_pins_clear (pins, SB_HOST_CURRENT) == -1) {
+    snprintf (why, why_len, "cannot remove the pins that were on: %s",
+              strerror (errno));
+    return -1;
+  }
+  if (sb_host_pins_rename (pins, SB_HOST_STAGING, SB_HOST_CURRENT) == -1) {
+    snprintf (why, why_len, "cannot rename %s to %s: %s", SB_HOST_STAGING,
+              SB_HOST_CURRENT, strerror (errno));
+    return -1;
+  }
+  return 0;
+}
+
 /* Load and attach a new generation beside the current one, then put it
  * in its place: the old one is detached only once the new one is on.
  * A loader killed on the way leaves a staging generation, which the next
@@ -138,8 +167,8 @@ replace_generation (const struct sb_host_options *o, const struct plan *pl,
 {
   struct sb_host_settings s;
   struct sb_host_instance in;
-  char why[512] = "";
-  int status = -1;
+  char why[512];
+  int status;
 
   settings_of (o, pl, &s);
   if (sb_host_pins_clear (pins, SB_HOST_STAGING) == -1) {
@@ -152,14 +181,7 @@ replace_generation (const struct sb_host_options *o, const struct plan *pl,
     sb_error ("enable: %s", why);
     return 1;
   }
-  if (sb_host_attach (&in, pl->cgroup_fd, why, sizeof why) == 0 &&
-      sb_host_pins_make (pins, SB_HOST_STAGING) == 0 &&
-      sb_host_pin (&in, pins, SB_HOST_STAGING, why, sizeof why) == 0 &&
-      sb_host_pins_clear (pins, SB_HOST_CURRENT) == 0 &&
-      sb_host_pins_rename (pins, SB_HOST_STAGING, SB_HOST_CURRENT) == 0)
-    status = 0;
-  else if (why[0] == '\0')
-    snprintf (why, sizeof why, "%s", strerror (errno));
+  status = put_in_place (&in, pl, pins, why, sizeof why);
   sb_host_unload (&in);
   if (status == -1) {
     sb_error ("enable: %s", why);
