@@ -31,6 +31,21 @@ on_bpffs (const char *path)
   return statfs (path, &fs) == 0 && fs.f_type == BPF_FS_MAGIC;
 }
 
+/* Whether the directory PATH would be made in is on a BPF file system. */
+static int
+parent_on_bpffs (const char *path)
+{
+  char parent[PATH_MAX];
+  char *slash;
+
+  snprintf (parent, sizeof parent, "%s", path);
+  slash = strrchr (parent, '/');
+  if (slash == NULL)
+    return 0;
+  slash[slash == parent] = '\0';
+  return on_bpffs (parent);
+}
+
 /* The default directory's file system: mount one on /sys/fs/bpf when
  * nothing is mounted there (systemd mounts it; a host without systemd
  * may not), as systemd would.
@@ -105,6 +120,10 @@ open_once (const char *path, int create, struct sb_host_pins *p,
 {
   const char *problem;
 
+  if (create && !parent_on_bpffs (path)) {
+    snprintf (why, why_len, "refusing %s: not on a BPF file system", shown);
+    return -1;
+  }
   if (create && mkdir (path, 0700) == -1 && errno != EEXIST) {
     snprintf (why, why_len, "cannot make %s: %s", shown, strerror (errno));
     return -1;

@@ -1,0 +1,57 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# Where host mode keeps its pins.  By default in /sys/fs/bpf/sockboost,
+# mounting the BPF file system on /sys/fs/bpf first where nothing is
+# mounted there (said on stdout); here in a private mount namespace, so
+# the host's /sys/fs/bpf is never touched and the pins go with the
+# namespace, which detaches the programs.  A pin directory that another
+# user could have planted is refused: a link, another user's, writable
+# by others, or not on a BPF file system.
+
+load helpers
+
+@test "host enable with the default pins: mounts bpffs on /sys/fs/bpf when missing, pins there" {
+  hm_setup
+  local ns_problem
+  ns_problem=$(mount_ns_problem)
+  [ -z "$ns_problem" ] || sb_skip "$ns_problem"
+  run private_mount_ns sh -c '
+    umount -l /sys/fs/bpf 2>/dev/null
+    "$1" host enable --cgroup "$2" && "$1" host status &&
+      ls /sys/fs/bpf/sockboost/current && "$1" host disable &&
+      "$1" host enable --cgroup "$2" >/dev/null' sh "$SOCKBOOST" "$HM_CGROUP"
+  assert_success
+  assert_line --index 0 "mounted a BPF file system on /sys/fs/bpf (nothing was mounted there)"
+  assert_line "pins: /sys/fs/bpf/sockboost/current"
+  assert_line "sock_ops"
+  assert_line "host mode off: its programs are detached and /sys/fs/bpf/sockboost is removed"
+  # The namespace's end took its BPF file system and the pins left there.
+  local deadline=$((SECONDS + 10))
+  until [ -z "$(hm_attached_ids "$HM_CGROUP")" ]; do
+    [ $SECONDS -lt $deadline ] || fail "programs still attached: $(hm_attached_ids "$HM_CGROUP")"
+    sleep 0.1
+  done
+}
+
+# Enable with the pin directory DIR: refused with WHY, nothing attached.
+refused () {
+  run "$SOCKBOOST" host enable --cgroup "$HM_CGROUP" --pin-dir "$1"
+  assert_failure 1
+  assert_output "sockboost host: enable: $2"
+  [ -z "$(hm_attached_ids "$HM_CGROUP")" ] || fail "programs attached after a refusal"
+}
+
+@test "host enable refuses a pin directory another user could have planted" {
+  hm_setup
+  mkdir -p "$HM_BPFFS/real" "$HM_BPFFS/theirs" "$HM_BPFFS/open"
+  ln -s real "$HM_BPFFS/link"
+  chown 65534:65534 "$HM_BPFFS/theirs"
+  chmod 0777 "$HM_BPFFS/open"
+  refused "$HM_BPFFS/link" "cannot open $HM_BPFFS/link: not a directory (a link?)"
+  refused "$HM_BPFFS/theirs" "refusing $HM_BPFFS/theirs: owned by another user (remove it, or name another --pin-dir)"
+  refused "$HM_BPFFS/open" "refusing $HM_BPFFS/open: writable by others (remove it, or name another --pin-dir)"
+  refused "$BATS_TEST_TMPDIR/plain" "refusing $BATS_TEST_TMPDIR/plain: not on a BPF file system"
+  refused relative "relative: the pin directory needs an absolute path shorter than 4096 bytes"
+  [ -z "$(ls "$HM_BPFFS/real")" ] || fail "something was pinned through the link"
+  [ ! -e "$BATS_TEST_TMPDIR/plain" ] || fail "a directory was made outside a BPF file system"
+}
