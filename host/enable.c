@@ -55,11 +55,14 @@ check_kernel (const struct sb_host_options *o, struct plan *pl)
   }
   if (sb_host_selftest (pl->cgroup_fd, o->sndbuf, unix_ok, &r, why, sizeof why) == -1)
     return unavailable (why);
-  if (r.tcp_nodelay[0] != 1 || r.tcp_nodelay[1] != 1 || r.counts.tcp_nodelay < 2) {
+  if (r.tcp_nodelay[0] != 1 || r.tcp_nodelay[1] != 1 ||
+      r.counts.tcp_bind < 1 || r.counts.tcp_connect < 1) {
     snprintf (why, sizeof why, "the self-test's TCP connection did not get "
-              "TCP_NODELAY from the kernel's sock_ops hook (client %d, server "
-              "%d, counted %llu)%s%s", r.tcp_nodelay[0], r.tcp_nodelay[1],
-              (unsigned long long) r.counts.tcp_nodelay,
+              "TCP_NODELAY from the kernel's bind and connect hooks (client "
+              "%d, server %d, counted %llu bound, %llu connected)%s%s",
+              r.tcp_nodelay[0], r.tcp_nodelay[1],
+              (unsigned long long) r.counts.tcp_bind,
+              (unsigned long long) r.counts.tcp_connect,
               r.problem[0] ? ": " : "", r.problem);
     return unavailable (why);
   }
@@ -206,8 +209,9 @@ report (const struct sb_host_options *o, const struct plan *pl,
   printf ("host mode %s for cgroup %s%s\n", already ? "was on already" : "on",
           cgroup, o->cgroup == NULL ? " (the whole host)" : "");
   printf ("  filter: %s\n", sb_host_filter_text (&f, text, sizeof text));
-  printf ("  tcp: TCP_NODELAY on the connections they make or accept "
-          "(self-test passed)\n");
+  printf ("  tcp: TCP_NODELAY on the connections they make, and on their "
+          "listeners, which the connections they accept inherit (self-test "
+          "passed)\n");
   if (pl->with_unix)
     printf ("  unix: send buffer of the stream sockets they connect or "
             "accept raised to %d (self-test passed; the kernel clips it at "
@@ -217,7 +221,7 @@ report (const struct sb_host_options *o, const struct plan *pl,
   else
     printf ("  unix: not turned on: %s\n", pl->unix_why);
   printf ("  pinned in %s; 'sockboost host disable' turns it off\n", dir);
-  printf ("  sockets made before now are not changed\n");
+  printf ("  sockets bound or connected before now are not changed\n");
 }
 
 int

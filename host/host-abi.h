@@ -43,12 +43,11 @@ struct sb_host_name_key {
 };
 
 /* Flags of a socket's mark (sb_host_mark.flags). */
-#define SB_HOST_MARK_MATCHED 1u /* made by a program the filter names */
 #define SB_HOST_MARK_NODELAY 2u /* host mode set TCP_NODELAY on it */
 #define SB_HOST_MARK_SNDBUF 4u  /* host mode raised its send buffer */
 
-/* The value of the "marks" socket storage: which process made the
- * socket and what host mode did to it.  Cloned from a listener into
+/* The value of the "marks" socket storage: which process the socket was
+ * tuned for and what host mode did to it.  Cloned from a listener into
  * the sockets it accepts.
  */
 struct sb_host_mark {
@@ -59,8 +58,16 @@ struct sb_host_mark {
 
 /* The value of the "tuned" hash, keyed by process name: sockets tuned. */
 struct sb_host_counts {
-  __u64 tcp_nodelay;            /* TCP connections given TCP_NODELAY */
+  __u64 tcp_bind;               /* TCP sockets bound (listeners), given
+                                   TCP_NODELAY, which the connections
+                                   they accept inherit */
+  __u64 tcp_connect;            /* TCP connections made, given TCP_NODELAY */
   __u64 unix_sndbuf;            /* unix stream sockets given a bigger buffer */
+};
+enum sb_host_count {
+  SB_HOST_COUNT_TCP_BIND,
+  SB_HOST_COUNT_TCP_CONNECT,
+  SB_HOST_COUNT_UNIX,
 };
 
 /* How many names and ports a filter may hold, and names "tuned" counts. */

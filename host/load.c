@@ -30,8 +30,8 @@
   "CAP_BPF and CAP_NET_ADMIN, or CAP_SYS_ADMIN, which a container may not grant"
 
 const char *const sb_host_prog_pin[SB_HOST_NPROGS] = {
-  "sock_create", "sock_ops", "connect_unix", "getpeername_unix",
-  "getsockname_unix",
+  "bind4", "bind6", "connect4", "connect6", "connect_unix",
+  "getpeername_unix", "getsockname_unix",
 };
 
 const char *const sb_host_map_pin[SB_HOST_NMAPS] = {
@@ -42,7 +42,8 @@ static struct bpf_program *
 prog_of (struct sockboost_host *skel, enum sb_host_prog i)
 {
   struct bpf_program *all[SB_HOST_NPROGS] = {
-    skel->progs.sb_host_mark_socket, skel->progs.sb_host_tcp_nodelay,
+    skel->progs.sb_host_tcp_bind4, skel->progs.sb_host_tcp_bind6,
+    skel->progs.sb_host_tcp_connect4, skel->progs.sb_host_tcp_connect6,
     skel->progs.sb_host_unix_connect, skel->progs.sb_host_unix_getpeername,
     skel->progs.sb_host_unix_getsockname,
   };

@@ -14,8 +14,10 @@
 
 /* The programs: attached and pinned (their links) under these names. */
 enum sb_host_prog {
-  SB_HOST_PROG_SOCK_CREATE,
-  SB_HOST_PROG_SOCK_OPS,
+  SB_HOST_PROG_BIND4,
+  SB_HOST_PROG_BIND6,
+  SB_HOST_PROG_CONNECT4,
+  SB_HOST_PROG_CONNECT6,
   SB_HOST_PROG_CONNECT_UNIX,
   SB_HOST_PROG_GETPEERNAME_UNIX,
   SB_HOST_PROG_GETSOCKNAME_UNIX,

@@ -2,6 +2,9 @@
 /* Host mode's kernel programs: TCP_NODELAY on the TCP connections, and a
  * bigger send buffer on the unix stream sockets, of the NBD programs of a
  * cgroup, set by the kernel itself; nothing is loaded into the programs.
+ * All are sock_addr hooks, run in the process that binds, connects or
+ * asks for a socket's name: they see its name, and cost nothing on the
+ * sockets of a program that makes no such call.
  *
  * Built with clang's BPF target against the uapi headers only (the
  * context structs are a stable ABI): no vmlinux.h of the build machine.
@@ -50,7 +53,9 @@ struct {
   __type (value, __u8);
 } ports SEC (".maps");
 
-/* BPF_F_CLONE: a socket accepted from a marked listener is marked too. */
+/* What host mode did to a socket, for status; BPF_F_CLONE: a socket
+ * accepted from a marked listener is marked too.
+ */
 struct {
   __uint (type, BPF_MAP_TYPE_SK_STORAGE);
   __uint (map_flags, BPF_F_NO_PREALLOC | BPF_F_CLONE);
@@ -82,54 +87,28 @@ program_named (const char comm[SB_HOST_COMM_LEN])
   return bpf_map_lookup_elem (&programs, &key) != NULL;
 }
 
-/* Count one socket of the program COMM; a full table loses the count,
- * never the tuning.
+/* Count one socket of the program COMM in counter WHICH; a full table
+ * loses the count, never the tuning.
  */
 static __always_inline void
-count (const char comm[SB_HOST_COMM_LEN], int is_unix)
+count (const char comm[SB_HOST_COMM_LEN], int which)
 {
   struct sb_host_counts *c = bpf_map_lookup_elem (&tuned, comm);
 
   if (c == NULL) {
-    struct sb_host_counts zero = { 0, 0 };
+    struct sb_host_counts zero = { 0, 0, 0 };
 
     bpf_map_update_elem (&tuned, comm, &zero, BPF_NOEXIST);
     c = bpf_map_lookup_elem (&tuned, comm);
     if (c == NULL)
       return;
   }
-  if (is_unix)
-    __sync_fetch_and_add (&c->unix_sndbuf, 1);
+  if (which == SB_HOST_COUNT_TCP_BIND)
+    __sync_fetch_and_add (&c->tcp_bind, 1);
+  else if (which == SB_HOST_COUNT_TCP_CONNECT)
+    __sync_fetch_and_add (&c->tcp_connect, 1);
   else
-    __sync_fetch_and_add (&c->tcp_nodelay, 1);
-}
-
-/* A new TCP socket: remember which program made it (a sock_ops program
- * runs later, often in softirq, where the current task is anyone), and
- * whether the filter names that program.
- */
-SEC ("cgroup/sock_create")
-int
-sb_host_mark_socket (struct bpf_sock *sk)
-{
-  const struct sb_host_settings *s = current_settings ();
-  struct sb_host_mark *mark;
-  char comm[SB_HOST_COMM_LEN];
-  int matched;
-
-  if (s == NULL || sk->type != SOCK_STREAM || sk->protocol != IPPROTO_TCP)
-    return 1;
-  if (bpf_get_current_comm (comm, sizeof comm) != 0)
-    return 1;
-  matched = s->filter != SB_HOST_FILTER_PROGRAMS || program_named (comm);
-  if (!matched)
-    return 1;
-  mark = bpf_sk_storage_get (&marks, sk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
-  if (mark == NULL)
-    return 1;
-  __builtin_memcpy (mark->comm, comm, SB_HOST_COMM_LEN);
-  mark->flags = SB_HOST_MARK_MATCHED;
-  return 1;
+    __sync_fetch_and_add (&c->unix_sndbuf, 1);
 }
 
 static __always_inline int
@@ -140,44 +119,79 @@ port_listed (__u32 port)
   return bpf_map_lookup_elem (&ports, &key) != NULL;
 }
 
-/* A TCP connection is established (either side): TCP_NODELAY if the
- * filter takes it.  remote_port is in network order in 32 bits,
- * local_port in host order.
+/* Leave MARK on SK: what host mode did to it, and which program made it
+ * (a socket accepted from a marked listener gets a copy).
  */
-SEC ("sockops")
-int
-sb_host_tcp_nodelay (struct bpf_sock_ops *ops)
+static __always_inline void
+mark_socket (struct bpf_sock *sk, const char comm[SB_HOST_COMM_LEN], __u32 flag)
 {
-  const struct sb_host_settings *s;
   struct sb_host_mark *mark;
-  struct bpf_sock *sk;
-  int one = 1, matched;
 
-  if (ops->op != BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB &&
-      ops->op != BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB)
+  mark = bpf_sk_storage_get (&marks, sk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
+  if (mark == NULL)
+    return;
+  __builtin_memcpy (mark->comm, comm, SB_HOST_COMM_LEN);
+  mark->flags |= flag;
+}
+
+/* A TCP socket of this process is bound (a server's listener, before
+ * listen) or connects (a client): TCP_NODELAY if the filter takes it.
+ * A socket the kernel accepts from a listener inherits the listener's
+ * TCP_NODELAY, so every connection of a server is tuned without a hook
+ * of its own.  Both run in the process that makes the call, so the
+ * program's name is at hand; PORT is the port it binds or connects to.
+ */
+static __always_inline int
+tune_tcp (struct bpf_sock_addr *ctx, int is_bind)
+{
+  const struct sb_host_settings *s = current_settings ();
+  char comm[SB_HOST_COMM_LEN];
+  struct bpf_sock *sk = ctx->sk;
+  int one = 1;
+
+  if (s == NULL || sk == NULL || ctx->type != SOCK_STREAM ||
+      ctx->protocol != IPPROTO_TCP)
     return 1;
-  s = current_settings ();
-  sk = ops->sk;
-  if (s == NULL || sk == NULL)
+  if (bpf_get_current_comm (comm, sizeof comm) != 0)
     return 1;
-  mark = bpf_sk_storage_get (&marks, sk, NULL, 0);
-  if (s->filter == SB_HOST_FILTER_PORTS)
-    matched = port_listed (ops->local_port) ||
-              port_listed (bpf_ntohl (ops->remote_port));
-  else
-    matched = mark != NULL && (mark->flags & SB_HOST_MARK_MATCHED);
-  if (!matched)
+  if (s->filter == SB_HOST_FILTER_PROGRAMS && !program_named (comm))
     return 1;
-  if (bpf_setsockopt (ops, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0)
+  if (s->filter == SB_HOST_FILTER_PORTS &&
+      !port_listed (bpf_ntohs ((__u16) ctx->user_port)))
     return 1;
-  if (mark != NULL) {
-    mark->flags |= SB_HOST_MARK_NODELAY;
-    count (mark->comm, 0);
-  } else {
-    char unknown[SB_HOST_COMM_LEN] = "";
-    count (unknown, 0);
-  }
+  if (bpf_setsockopt (ctx, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0)
+    return 1;
+  mark_socket (sk, comm, SB_HOST_MARK_NODELAY);
+  count (comm, is_bind ? SB_HOST_COUNT_TCP_BIND : SB_HOST_COUNT_TCP_CONNECT);
   return 1;
+}
+
+SEC ("cgroup/bind4")
+int
+sb_host_tcp_bind4 (struct bpf_sock_addr *ctx)
+{
+  return tune_tcp (ctx, 1);
+}
+
+SEC ("cgroup/bind6")
+int
+sb_host_tcp_bind6 (struct bpf_sock_addr *ctx)
+{
+  return tune_tcp (ctx, 1);
+}
+
+SEC ("cgroup/connect4")
+int
+sb_host_tcp_connect4 (struct bpf_sock_addr *ctx)
+{
+  return tune_tcp (ctx, 0);
+}
+
+SEC ("cgroup/connect6")
+int
+sb_host_tcp_connect6 (struct bpf_sock_addr *ctx)
+{
+  return tune_tcp (ctx, 0);
 }
 
 /* The send buffer of a unix stream socket, SO_SNDBUF as getsockopt
@@ -203,7 +217,6 @@ static __always_inline int
 tune_unix (struct bpf_sock_addr *ctx)
 {
   const struct sb_host_settings *s = current_settings ();
-  struct sb_host_mark *mark;
   char comm[SB_HOST_COMM_LEN];
   struct bpf_sock *sk = ctx->sk;
   int request, before, after;
@@ -224,12 +237,8 @@ tune_unix (struct bpf_sock_addr *ctx)
   after = unix_sndbuf (ctx);
   if (after <= before)
     return 1;
-  mark = bpf_sk_storage_get (&marks, sk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
-  if (mark != NULL) {
-    __builtin_memcpy (mark->comm, comm, SB_HOST_COMM_LEN);
-    mark->flags |= SB_HOST_MARK_MATCHED | SB_HOST_MARK_SNDBUF;
-  }
-  count (comm, 1);
+  mark_socket (sk, comm, SB_HOST_MARK_SNDBUF);
+  count (comm, SB_HOST_COUNT_UNIX);
   return 1;
 }
 

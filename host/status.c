@@ -69,9 +69,10 @@ print_count (const char *name, const struct sb_host_counts *c, void *arg)
   char shown[SB_ESCAPE_SIZE (SB_HOST_COMM_LEN)];
 
   (void) arg;
-  printf ("  %-16s %10llu %10llu\n",
-          name[0] ? sb_escape_str (shown, sizeof shown, name) : "(unknown)",
-          (unsigned long long) c->tcp_nodelay,
+  printf ("  %-16s %10llu %10llu %10llu\n",
+          sb_escape_str (shown, sizeof shown, name),
+          (unsigned long long) c->tcp_bind,
+          (unsigned long long) c->tcp_connect,
           (unsigned long long) c->unix_sndbuf);
 }
 
@@ -103,7 +104,8 @@ print_text (const struct sb_host_pins *p, const struct sb_host_state *st)
           sb_escape_str (cgroup, sizeof cgroup, st->settings.cgroup),
           whole_host (&st->settings) ? " (the whole host)" : "");
   printf ("filter: %s\n", sb_host_filter_text (&st->filter, text, sizeof text));
-  printf ("tcp: TCP_NODELAY on their connections\n");
+  printf ("tcp: TCP_NODELAY on the connections they make and on their "
+          "listeners (which the connections they accept inherit)\n");
   if (with_unix)
     printf ("unix: send buffer request %u on their stream sockets\n",
             st->settings.sndbuf);
@@ -111,7 +113,9 @@ print_text (const struct sb_host_pins *p, const struct sb_host_state *st)
     printf ("unix: off\n");
   printf ("pins: %s/%s\n", dir, SB_HOST_CURRENT);
   print_links (st);
-  printf ("tuned so far:\n  %-16s %10s %10s\n", "program", "tcp", "unix");
+  printf ("sockets tuned so far (TCP servers' connections inherit their "
+          "listener's TCP_NODELAY):\n  %-16s %10s %10s %10s\n", "program",
+          "tcp bound", "tcp conn.", "unix");
   sb_host_state_counts (st, print_count, NULL);
 }
 
@@ -124,8 +128,9 @@ json_count (const char *name, const struct sb_host_counts *c, void *arg)
 
   printf ("%s{\"program\": ", *first ? "" : ", ");
   json_string (name);
-  printf (", \"tcp\": %llu, \"unix\": %llu}",
-          (unsigned long long) c->tcp_nodelay,
+  printf (", \"tcp_bind\": %llu, \"tcp_connect\": %llu, \"unix\": %llu}",
+          (unsigned long long) c->tcp_bind,
+          (unsigned long long) c->tcp_connect,
           (unsigned long long) c->unix_sndbuf);
   *first = 0;
 }

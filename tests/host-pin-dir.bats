@@ -23,7 +23,7 @@ load helpers
   assert_success
   assert_line --index 0 "mounted a BPF file system on /sys/fs/bpf (nothing was mounted there)"
   assert_line "pins: /sys/fs/bpf/sockboost/current"
-  assert_line "sock_ops"
+  assert_line "connect4"
   assert_line "host mode off: its programs are detached and /sys/fs/bpf/sockboost is removed"
   # The namespace's end took its BPF file system and the pins left there.
   local deadline=$((SECONDS + 10))
