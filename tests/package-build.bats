@@ -5,7 +5,9 @@
 # lintian finds nothing to warn about; the package puts the commands in
 # /usr/bin, the library and its helpers in /usr/lib/TRIPLET/sockboost and
 # nothing anywhere that would change the system (no ld.so.preload, no
-# service, no file in /etc).  Installing it is tests/package-install.bats.
+# service enabled or started, no file in /etc): host mode's unit is
+# shipped for the admin to enable.  Installing it is
+# tests/package-install.bats.
 bats_require_minimum_version 1.5.0
 load helpers
 
@@ -58,7 +60,7 @@ setup () {
   run env -C "$copy" setpriv --reuid=nobody --regid=nogroup --clear-groups \
     env HOME=/nonexistent lintian --pedantic --display-info "$copy/${DEB##*/}"
   assert_success
-  printf "%s" "$output" > "$report"
+  printf "%s\n" "$output" > "$report"
   {
     echo "# $(lintian --version) --pedantic --display-info ${DEB##*/}:" \
       "$(grep -c . "$report") tags (exit status $status)"
@@ -82,6 +84,7 @@ setup () {
   paths=$(awk '{ print substr($6, 3) }' <<<"$output")
   for p in usr/bin/sockboost usr/bin/sbnbd-server usr/bin/sbnbd-client \
            "$lib/libsockboost.so" "$lib/sb-attach" "$lib/sb-socketpair-bench" "$lib/bench" \
+           "$lib/sb-host" usr/lib/systemd/system/sockboost-host.service \
            "$lib/benchlib/report.py" usr/share/man/man1/sockboost.1.gz \
            usr/share/man/man1/sbnbd-server.1.gz usr/share/man/man1/sbnbd-client.1.gz \
            usr/share/man/man7/libsockboost.7.gz usr/share/doc/sockboost/copyright; do
@@ -97,7 +100,7 @@ setup () {
   assert_output ""
 }
 
-@test "nothing system-wide: files only under /usr, no conffile, no service, no ld.so.preload" {
+@test "nothing system-wide: files only under /usr, no conffile, no service enabled, no ld.so.preload" {
   run dpkg-deb -c "$DEB"
   run awk '{ print substr($6, 2) }' <<<"$output"
   run grep -vE '^/$|^/usr(/|$)' <<<"$output"
@@ -114,10 +117,28 @@ setup () {
   assert_success
 }
 
-@test "Depends: the C library from shlibs, python3 for the python tools, iproute2 for ss" {
+@test "the sockboost-host unit runs the installed sockboost host enable and disable, and is not enabled" {
+  dpkg-deb -x "$DEB" "$BATS_TEST_TMPDIR/x"
+  local unit=$BATS_TEST_TMPDIR/x/usr/lib/systemd/system/sockboost-host.service
+  run grep -E '^(ExecStart|ExecStop|WantedBy)=' "$unit"
+  assert_output "$(printf '%s\n' 'ExecStart=/usr/bin/sockboost host enable' \
+    'ExecStop=/usr/bin/sockboost host disable' 'WantedBy=multi-user.target')"
+  # Nothing enables or starts it: no maintainer script mentions it.
+  dpkg-deb -e "$DEB" "$BATS_TEST_TMPDIR/control"
+  run grep -l sockboost-host $(ls -d "$BATS_TEST_TMPDIR"/control/{pre,post}{inst,rm} 2>/dev/null)
+  assert_output ""
+  if command -v systemd-analyze >/dev/null; then
+    run systemd-analyze verify "$unit"
+    refute_output --partial "$unit"
+  fi
+}
+
+@test "Depends: the C library and libbpf from shlibs, python3 for the python tools, iproute2 for ss" {
   run dpkg-deb -f "$DEB" Depends
   echo "# Depends: $output" >&3
   assert_output --regexp '(^|, )libc6 \(>= [0-9.]+\)(,|$)'
+  # sb-host's, from shlibs too.
+  assert_output --regexp '(^|, )libbpf1( \(>= [^)]+\))?(,|$)'
   assert_output --regexp '(^|, )python3(:any)?(,|$)'
   assert_output --regexp '(^|, )iproute2(,|$)'
   # A private python directory: no versioned python3.X of the build host.

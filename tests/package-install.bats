@@ -3,7 +3,8 @@
 # The package in a fresh minbase Debian 12 root (tests/helpers-package.bash:
 # built once with debootstrap, cached, used through an overlay so that
 # every run starts from the same clean root): apt-get install ./sockboost_*.deb
-# pulls in what its Depends name and nothing else, and starts nothing;
+# pulls in what its Depends name and nothing else, and starts or enables
+# nothing (host mode's unit stays off);
 # sockboost doctor finds the installed library and passes its self-test;
 # sockboost run -- qemu-nbd is boosted, as ss shows; apt-get purge leaves
 # no file of ours.  The tests build on each other, in order.
@@ -87,6 +88,14 @@ LIST_FILES='find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /tm
   assert_line --regexp '^  library loads +yes'
   assert_line --regexp '^  self-test +PASS'
   assert_line bench-help-ok
+}
+
+@test "the installed sockboost host runs (libbpf came with it), its unit is not enabled" {
+  run in_root 'sockboost host --help | head -n 1 &&
+    ls /etc/systemd/system/*.wants/sockboost-host.service 2>&1 || true'
+  assert_success
+  assert_line --index 0 --partial "Usage: sockboost host enable"
+  assert_line --index 1 --partial "No such file or directory"
 }
 
 @test "sockboost run -- qemu-nbd there: ss shows the boosted send buffer, the copy is identical" {
