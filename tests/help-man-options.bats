@@ -67,6 +67,12 @@ assert_help_matches_man () {
   assert_help_matches_man sockboost.1 "LIBVIRT OPTIONS" "$SOCKBOOST" libvirt
 }
 
+@test "sockboost host" {
+  [ -x "$SB_BUILD/tools/sb-host" ] ||
+    sb_skip "sockboost host was not built (needs clang, libbpf-dev and bpftool)"
+  assert_help_matches_man sockboost.1 "HOST OPTIONS" "$SOCKBOOST" host
+}
+
 @test "sbnbd-server" {
   assert_help_matches_man sbnbd-server.1 OPTIONS "$SBNBD_SERVER"
 }
