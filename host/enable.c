@@ -16,6 +16,7 @@
 #include "report.h"
 #include "selftest.h"
 #include "state.h"
+#include "tuning.h"
 
 /* What enable found out, for its report. */
 struct plan {
@@ -214,8 +215,11 @@ report (const struct sb_host_options *o, const struct plan *pl,
           "passed)\n");
   if (pl->with_unix)
     printf ("  unix: send buffer of the stream sockets they connect or "
-            "accept raised to %d (self-test passed; the kernel clips it at "
-            "twice net.core.wmem_max)\n", pl->unix_granted);
+            "accept raised to %d (self-test passed)\n", pl->unix_granted);
+  if (pl->with_unix && pl->unix_granted < 2 * (long long) o->sndbuf)
+    printf ("  unix: net.core.wmem_max (%ld) clips the %u requested, and BPF "
+            "cannot force it: 'sysctl -w net.core.wmem_max=%u' lets the kernel "
+            "grant it\n", sb_wmem_max (NULL), o->sndbuf, o->sndbuf);
   else if (o->sndbuf == 0)
     printf ("  unix: off (--sndbuf 0)\n");
   else

@@ -78,6 +78,11 @@ current_settings (void)
   return bpf_map_lookup_elem (&settings, &zero);
 }
 
+/* A process's name as the programs use it: bpf_get_current_comm into a
+ * zeroed buffer, since kernels before 6.5 or so leave the bytes after the
+ * name's NUL as they were (strscpy without padding), and the name is a
+ * key of "tuned" and a part of a mark, byte for byte.
+ */
 static __always_inline int
 program_named (const char comm[SB_HOST_COMM_LEN])
 {
@@ -145,7 +150,7 @@ static __always_inline int
 tune_tcp (struct bpf_sock_addr *ctx, int is_bind)
 {
   const struct sb_host_settings *s = current_settings ();
-  char comm[SB_HOST_COMM_LEN];
+  char comm[SB_HOST_COMM_LEN] = {};
   struct bpf_sock *sk = ctx->sk;
   int one = 1;
 
@@ -217,7 +222,7 @@ static __always_inline int
 tune_unix (struct bpf_sock_addr *ctx)
 {
   const struct sb_host_settings *s = current_settings ();
-  char comm[SB_HOST_COMM_LEN];
+  char comm[SB_HOST_COMM_LEN] = {};
   struct bpf_sock *sk = ctx->sk;
   int request, before, after;
 
