@@ -106,9 +106,8 @@ sockboost_for_nobody () {
   cleanup_push "rm -rf '$dir'"
   mkdir -p "$dir/tools" "$dir/preload"
   cp "$SB_ROOT/GNUmakefile" "$dir/"
-  cp -R "$SB_ROOT"/tools/sockboost "$SB_ROOT"/tools/sockboost-*.bash \
-    "$SB_ROOT"/tools/sockboost-*.py "$SB_ROOT"/tools/sockboostlib \
-    "$SB_ROOT"/tools/benchlib "$dir/tools/"
+  cp -R "$SB_ROOT"/tools/sockboost "$SB_ROOT"/tools/commands \
+    "$SB_ROOT"/tools/sockboostlib "$SB_ROOT"/tools/benchlib "$dir/tools/"
   for piece in "$SB_BUILD"/tools/sb-*; do
     [ -x "$piece" ] && [ "${piece%.[od]}" = "$piece" ] && cp "$piece" "$dir/tools/"
   done

@@ -25,8 +25,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)),
                                 "..", "tools"))
 
 from benchlib import migration_qemu                        # noqa: E402
-from benchlib.procs import RunError, config_env             # noqa: E402
 from sockboostlib import paths                             # noqa: E402
+from sockboostlib.measure.procs import RunError, config_env  # noqa: E402
 
 PROG = "migration-run.py"
 

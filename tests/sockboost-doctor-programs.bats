@@ -30,7 +30,7 @@ doctor_json_with_fakes () {
   run "$SOCKBOOST" doctor --json
   assert_success
   local json=$output name path version
-  for name in qemu-nbd qemu-img nbdkit nbdcopy nbdinfo nbd-server; do
+  for name in qemu-nbd qemu-img qemu-io nbdkit nbdcopy nbdinfo nbd-server; do
     if path=$(type -P "$name"); then
       case $name in
         nbd-server) version=$("$path" -V 2>&1) ;;

@@ -3,9 +3,15 @@
 
 import contextlib
 import io
+import os
+import subprocess
+import sys
 import unittest
 
+from sockboostlib import command
 from sockboostlib.command import Command, Failure, UsageError
+
+TOOLS = os.path.dirname(os.path.dirname(command.__file__))
 
 
 def run(command, main, argv=()):
@@ -46,6 +52,21 @@ class Exits(unittest.TestCase):
     def test_other_errors_are_not_swallowed(self):
         with self.assertRaises(ZeroDivisionError):
             run(Command("bench"), lambda argv: 1 // 0)
+
+    def test_a_reader_gone_ends_quietly(self):
+        """'sockboost doctor | head': no traceback, SIGPIPE's status."""
+        script = ("import sys; sys.path.insert(0, %r)\n"
+                  "from sockboostlib.command import Command\n"
+                  "def main(argv):\n"
+                  "    for n in range(100000): print(n, flush=True)\n"
+                  "Command('doctor').exit_with(main)\n"
+                  % TOOLS)
+        read, write = os.pipe()
+        os.close(read)
+        with os.fdopen(write, "w") as out:
+            r = subprocess.run([sys.executable, "-c", script], stdout=out,
+                               stderr=subprocess.PIPE, text=True, timeout=60)
+        self.assertEqual((r.returncode, r.stderr), (141, ""))
 
     def test_argv_reaches_main(self):
         seen = []

@@ -23,7 +23,7 @@ class BuildTree(unittest.TestCase):
         self.assertTrue(os.path.isfile(os.path.join(paths.SOURCE,
                                                     "GNUmakefile")))
         self.assertTrue(os.access(paths.sockboost(), os.X_OK))
-        self.assertTrue(os.path.isfile(paths.data("bench-throughput.gp")))
+        self.assertTrue(os.path.isfile(paths.data("benchlib/bench-throughput.gp")))
 
     def test_built_programs_beside_the_sources(self):
         with environment():

@@ -9,8 +9,9 @@ import tempfile
 
 from sockboostlib import paths
 
+from sockboostlib.measure.procs import config_env
+
 from . import images
-from .procs import config_env
 
 MiB = 1 << 20
 # The TCP images, full and --quick.  The sparse one has a 4 KiB extent

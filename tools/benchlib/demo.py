@@ -27,9 +27,11 @@ from sockboostlib.options import Option, Parser, choice, positive_int
 from sockboostlib.options import size_as_typed
 from sockboostlib.sockets import SsError, process_sockets
 
-from . import ceiling, images, programs, rounds
-from .procs import RunError, Server, Skip, config_env, free_tcp_port
-from .procs import last_json, run_command
+from sockboostlib.measure import ceiling, rounds
+from sockboostlib.measure.procs import RunError, Server, Skip, config_env
+from sockboostlib.measure.procs import free_tcp_port, last_json, run_command
+
+from . import images, programs
 
 COMMAND = Command(None, program="demo", help_command="tools/demo")
 # A plain TCP round takes seconds and its stalls hardly vary: at most 3.

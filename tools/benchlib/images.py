@@ -7,7 +7,7 @@ import os
 import random
 import subprocess
 
-from .procs import RunError
+from sockboostlib.measure.procs import RunError
 from .programs import program
 
 SEED = 20230321

@@ -26,7 +26,7 @@ ALLOCATED_MIB = {False: 1024, True: 32}
 # The transfers (migration_qemu.TRANSFERS) and their names in the cases.
 DIRECTIONS = (("push", "push"), ("pull-mirror", "pull, mirror"),
               ("pull-convert", "pull, qemu-img convert"))
-PLOT_SCRIPT = paths.data("bench-migration.gp")
+PLOT_SCRIPT = paths.data("benchlib/bench-migration.gp")
 
 # The paragraphs under the workload's heading in the report.
 NOTES = [

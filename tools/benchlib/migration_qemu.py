@@ -13,7 +13,7 @@ import signal
 import subprocess
 import time
 
-from .procs import RunError, run_command
+from sockboostlib.measure.procs import RunError, run_command
 from .qmp import Qmp, QmpError
 
 # How long a QEMU may take to start or to quit, and a transfer to end:

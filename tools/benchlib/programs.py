@@ -13,7 +13,7 @@ import subprocess
 
 from sockboostlib import paths
 
-from .procs import Skip
+from sockboostlib.measure.procs import Skip
 
 # Built with this source tree: where paths finds each.
 BUILT = {

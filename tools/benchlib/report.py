@@ -13,7 +13,7 @@ import time
 from sockboostlib import paths
 
 from . import programs, roots
-from .rounds import median, paired_speedups, speedup
+from sockboostlib.measure.rounds import median, paired_speedups, speedup
 
 GiB = 1 << 30
 
@@ -383,7 +383,8 @@ def plot(args, planned, rows, out):
     if not series:
         return []
     return gnuplot(out, ["throughput.dat", "throughput.png", "throughput.svg"],
-                   plot_data(args, planned, rows), paths.data("bench-throughput.gp"),
+                   plot_data(args, planned, rows),
+                   paths.data("benchlib/bench-throughput.gp"),
                    "nseries=%d" % len(series))
 
 

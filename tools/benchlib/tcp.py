@@ -4,7 +4,8 @@ corking count (cases as in unix.py)."""
 
 import os
 
-from .procs import Server, free_tcp_port, last_json, run_command
+from sockboostlib.measure.procs import Server, free_tcp_port, last_json
+from sockboostlib.measure.procs import run_command
 from .programs import need, need_library, program
 
 

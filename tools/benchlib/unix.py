@@ -7,8 +7,8 @@ Each workload function takes the options and returns its cases:
 dict with seconds, bytes, value and optional sndbuf, reads_per_reply).
 """
 
-from .ceiling import socketpair_run
-from .procs import Server, last_json, run_command
+from sockboostlib.measure.ceiling import socketpair_run
+from sockboostlib.measure.procs import Server, last_json, run_command
 from .programs import need, need_library, program
 
 

@@ -18,13 +18,18 @@ and exit status 1.  A UsageError is that line and "Try 'sockboost status
 printable here, whatever the caller forgot to escape, so that a name
 read from outside cannot drive the terminal."""
 
+import os
+import signal
 import sys
 
 from .text import printable
 
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+# A reader that went away ('sockboost doctor | head'): what a shell
+# reports of a program that SIGPIPE ended, with no traceback.
+EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE
 PROGRAM = "sockboost"
 
 
@@ -72,6 +77,10 @@ class Command:
             return EXIT_FAILURE
         except KeyboardInterrupt:
             return EXIT_INTERRUPTED
+        except BrokenPipeError:
+            # Python's own flush at exit would fail again.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return EXIT_BROKEN_PIPE
 
     def exit_with(self, main):
         """Run MAIN on the command line and exit with its status."""

@@ -41,7 +41,8 @@ def library():
 
 
 def data(name):
-    """The path of NAME, a file shipped with the tools (a plot script)."""
+    """The path of NAME, a file shipped with the tools (a plot script),
+    relative to tools/."""
     return os.path.join(TOOLS, name)
 
 

@@ -18,8 +18,8 @@ import subprocess
 
 from . import decisions
 
-NBD_PROGRAMS = ("qemu-nbd", "qemu-img", "nbdkit", "nbdcopy", "nbdinfo",
-                "nbd-server")
+NBD_PROGRAMS = ("qemu-nbd", "qemu-img", "qemu-io", "nbdkit", "nbdcopy",
+                "nbdinfo", "nbd-server")
 # QEMU's system emulators run the same NBD server as qemu-nbd
 # (nbd-server-start: storage migration's destination, backup pull) and
 # the same NBD client as qemu-img (blockdev-mirror to an nbd node).
@@ -127,7 +127,7 @@ class Changes:
                     "itself")
         if name == "nbd-server":
             return self.nbd_server(version)
-        if name == "qemu-img":
+        if name in ("qemu-img", "qemu-io"):
             return (self.qemu_unix(version), "nothing: it sets TCP_NODELAY "
                     "and corks its requests itself")
         if name == "qemu-nbd":

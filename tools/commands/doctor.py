@@ -15,12 +15,13 @@ import tempfile
 import time
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(
+    os.path.realpath(__file__))))
 
-from benchlib import ceiling                                  # noqa: E402
-from benchlib.procs import RunError, Skip                     # noqa: E402
 from sockboostlib import decisions, paths, programs           # noqa: E402
 from sockboostlib.command import Command, Failure             # noqa: E402
+from sockboostlib.measure import ceiling                      # noqa: E402
+from sockboostlib.measure.procs import RunError, Skip         # noqa: E402
 from sockboostlib.options import Option, Parser               # noqa: E402
 from sockboostlib.sockets import SsError, process_sockets     # noqa: E402
 from sockboostlib.text import folded, for_json, shown         # noqa: E402
@@ -31,9 +32,9 @@ Show the kernel limits that decide the send buffer, whether this user can
 exceed them, and run a live self-test of the library; measure what a
 bigger unix send buffer gains on this host (a raw socketpair, default
 buffer against the requested one, about a second); then list the NBD
-programs on PATH (qemu-nbd, qemu-img, nbdkit, nbdcopy, nbdinfo, nbd-server,
-QEMU's system emulators) with their versions and what the library changes
-for each.  Reads the same SOCKBOOST_* variables as the library.  Exit
+programs on PATH (qemu-nbd, qemu-img, qemu-io, nbdkit, nbdcopy, nbdinfo,
+nbd-server, QEMU's system emulators) with their versions and what the
+library changes for each.  Reads the same SOCKBOOST_* variables as the library.  Exit
 status 0 when the self-test passes, 1 when it fails.""",
                 [Option("--json", "print one JSON object instead of the "
                         "report")])

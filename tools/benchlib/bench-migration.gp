@@ -2,7 +2,7 @@
 # Seconds per transfer of the migration workload: one group of bars per
 # case, one bar per configuration, on a log scale (plain and boosted QEMU
 # 7.2 are 10-100x apart).  tools/bench runs it as:
-#   gnuplot -e "datafile='D'; outbase='B'; nconfigs=N" tools/bench-migration.gp
+#   gnuplot -e "datafile='D'; outbase='B'; nconfigs=N" tools/benchlib/bench-migration.gp
 # D: a header line "case" and the N quoted configuration names, then one
 # line per case: its quoted name and each configuration's median seconds
 # ("-" when it has none).

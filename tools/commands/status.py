@@ -13,7 +13,8 @@ import shutil
 import sys
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(
+    os.path.realpath(__file__))))
 
 from sockboostlib import capabilities, programs                # noqa: E402
 from sockboostlib.command import Command, Failure             # noqa: E402

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Throughput and speed-up against send buffer size, one line per case.
 # tools/bench runs it as:
-#   gnuplot -e "datafile='D'; outbase='B'; nseries=N" tools/bench-throughput.gp
+#   gnuplot -e "datafile='D'; outbase='B'; nseries=N" tools/benchlib/bench-throughput.gp
 # D holds one block per case (separated by two blank lines): a quoted title,
 # then rows "index buffer-label GiB/s speed-up".
 

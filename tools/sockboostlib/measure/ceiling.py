@@ -7,27 +7,28 @@ and with a bigger one, in turns; the gain depends on the host and its load
 so it is measured, never promised.
 
 The socketpair workload of sockboost bench, the demo and sockboost doctor
-(through sockboost bench --ceiling) all measure it here.
+all measure it here.
 """
 
-from . import rounds
-from .procs import config_env, last_json, run_command
-from sockboostlib import paths
+import os
 
-from .programs import need, program
+from .. import paths
+from . import rounds
+from .procs import Skip, config_env, last_json, run_command
 
 GiB = 1 << 30
 # What doctor measures: short rounds, about a second in all.
 ROUNDS = 5
 TOTAL = 256 << 20
 SIZE = "2M"
+HELPER = "sb-socketpair-bench"
 
 
 def socketpair_run(total, queue_depth=1, sndbuf=None, request_size=None):
     """One run of sb-socketpair-bench, never under the library: its JSON
     (bytes, seconds, throughput, reads_per_reply, sndbuf granted...)."""
-    cmd = program("sb-socketpair-bench") + [
-        "--json", "--queue-depth", str(queue_depth), "--total", str(total)]
+    cmd = [paths.helper(HELPER),
+           "--json", "--queue-depth", str(queue_depth), "--total", str(total)]
     if sndbuf is not None:
         cmd += ["--sndbuf", str(sndbuf)]
     if request_size is not None:
@@ -42,7 +43,8 @@ def measure(size=SIZE, repeat=ROUNDS, total=TOTAL):
     both medians (bytes per second), the buffer the kernel granted (tb),
     the rounds, how many SIZE won and the verdict.  Raises procs.Skip
     when sb-socketpair-bench is missing, procs.RunError when it fails."""
-    need("sb-socketpair-bench")
+    if not os.access(paths.helper(HELPER), os.X_OK):
+        raise Skip(paths.missing(paths.helper(HELPER)))
     runs = rounds.take_turns(
         ["default", size], repeat,
         lambda mode, _: socketpair_run(

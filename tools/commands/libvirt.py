@@ -18,7 +18,8 @@ import xml.etree.ElementTree as ET
 from xml.sax.saxutils import escape
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(
+    os.path.realpath(__file__))))
 
 from sockboostlib import paths                                # noqa: E402
 from sockboostlib.command import Command, Failure, UsageError  # noqa: E402
