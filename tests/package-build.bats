@@ -85,7 +85,10 @@ setup () {
   for p in usr/bin/sockboost usr/bin/sbnbd-server usr/bin/sbnbd-client \
            "$lib/libsockboost.so" "$lib/sb-attach" "$lib/sb-socketpair-bench" "$lib/bench" \
            "$lib/sb-host" usr/lib/systemd/system/sockboost-host.service \
-           "$lib/benchlib/report.py" usr/share/man/man1/sockboost.1.gz \
+           "$lib/benchlib/report.py" "$lib/benchlib/bench-throughput.gp" \
+           "$lib/commands/doctor.py" "$lib/commands/secure-exec.bash" \
+           "$lib/sockboostlib/paths.py" "$lib/sockboostlib/measure/ceiling.py" \
+           usr/share/man/man1/sockboost.1.gz \
            usr/share/man/man1/sbnbd-server.1.gz usr/share/man/man1/sbnbd-client.1.gz \
            usr/share/man/man7/libsockboost.7.gz usr/share/doc/sockboost/copyright; do
     grep -qxF "$p" <<<"$paths" || fail "$p is not in the package"
@@ -93,6 +96,9 @@ setup () {
   # The installed sockboost looks for its pieces in that directory.
   dpkg-deb -x "$DEB" "$BATS_TEST_TMPDIR/x"
   run grep -x "PKGLIBDIR='/$lib'" "$BATS_TEST_TMPDIR/x/usr/bin/sockboost"
+  assert_success
+  # And so does every Python command, through the one module that knows.
+  run grep -x "INSTALLED_PKGLIBDIR = \"/$lib\"" "$BATS_TEST_TMPDIR/x/$lib/sockboostlib/paths.py"
   assert_success
   run zgrep -c "/$lib/libsockboost.so" "$BATS_TEST_TMPDIR/x/usr/share/man/man7/libsockboost.7.gz"
   assert_success

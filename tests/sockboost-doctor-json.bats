@@ -27,7 +27,7 @@ assert_valid_json () {
   # found by name, or missing as qemu-system-*.
   jq -e '[.programs[].name | select(startswith("qemu-system-") | not)] + .missing_programs
          | map(select(. != "qemu-system-*")) | sort
-         == ["nbd-server", "nbdcopy", "nbdinfo", "nbdkit", "qemu-img", "qemu-nbd"]' <<<"$json"
+         == ["nbd-server", "nbdcopy", "nbdinfo", "nbdkit", "qemu-img", "qemu-io", "qemu-nbd"]' <<<"$json"
   jq -e '([.programs[].name | select(startswith("qemu-system-"))] | length > 0)
          != (.missing_programs | index("qemu-system-*") != null)' <<<"$json"
 }
