@@ -164,11 +164,6 @@ class Readers(unittest.TestCase):
                 positive_int(text)
             self.assertEqual(str(e.exception), "expected a positive integer")
 
-    def test_positive_int_with_a_limit(self):
-        self.assertEqual(positive_int("64", most=64), 64)
-        with self.assertRaisesRegex(ValueError, "up to 64"):
-            positive_int("65", most=64)
-
     def test_choice(self):
         read = choice("auto", "on", "off")
         self.assertEqual(read("on"), "on")

@@ -130,6 +130,7 @@ class Parser:
 
 
 def read_value(read, name, text):
+    """READ(TEXT), the value of NAME; a ValueError made a UsageError."""
     try:
         return read(text)
     except ValueError as e:
@@ -163,12 +164,10 @@ def folded(text, column):
 
 # ---- readers ---------------------------------------------------------------
 
-def positive_int(text, most=None):
-    """TEXT as an integer from 1 (to MOST, if given)."""
+def positive_int(text):
+    """TEXT as an integer from 1: ASCII digits only."""
     if not re.fullmatch(r"[0-9]+", text) or int(text) == 0:
         raise ValueError("expected a positive integer")
-    if most is not None and int(text) > most:
-        raise ValueError("expected a positive integer up to %d" % most)
     return int(text)
 
 
@@ -210,10 +209,6 @@ def size(text, kind="bytes"):
         raise ValueError("expected " + first.partition(": expected ")[2]
                          if ": expected " in first else first)
     return json.loads(r.stdout)[option.lstrip("-")]
-
-
-def sndbuf_size(text):
-    return size(text, "sndbuf")
 
 
 def size_as_typed(text):
