@@ -43,9 +43,9 @@ render_man () {
   requires groff
   local page var vars
   page=$(render_man)
-  # Quoted names only: those are the variables it looks up.
-  vars=$(cat "$SB_ROOT"/preload/*.c | grep -o '"SOCKBOOST_[A-Z_]*"' | tr -d '"' | sort -u)
-  [ -n "$vars" ] || fail "found no SOCKBOOST_ variables in preload/*.c"
+  # The library's own list of what it reads.
+  vars=$("$SB_BUILD/tools/sb-config" --variables | awk -F'\t' '$1 == "variable" { print $2 }')
+  [ -n "$vars" ] || fail "sb-config --variables listed no variable"
   for var in $vars; do
     grep -qF -- "$var" <<<"$page" || fail "$var is not in sockboost(1)"
   done
