@@ -20,7 +20,7 @@ csv_column () {
 @test "an installed sockboost bench --help works" {
   run --separate-stderr "$PREFIX/bin/sockboost" bench --help
   assert_success
-  assert_line --index 0 --partial "usage: sockboost bench"
+  assert_line --index 0 --partial "Usage: sockboost bench"
   assert_output --partial --workloads
 }
 
