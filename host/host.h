@@ -4,6 +4,7 @@
 #define SOCKBOOST_HOST_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "filter.h"
 
@@ -14,11 +15,14 @@ struct sb_host_options {
   const char *pin_dir;          /* --pin-dir, or the default */
   int verbose;
   int json;
+  pid_t pid;                    /* status PID, or 0 */
 };
 
 /* Each returns the program's exit status: 0 done, 1 failed (said why). */
 extern int sb_host_enable (const struct sb_host_options *o);
 extern int sb_host_disable (const struct sb_host_options *o);
 extern int sb_host_status (const struct sb_host_options *o);
+extern int sb_host_status_pid (const struct sb_host_options *o);
+extern int sb_host_check (const struct sb_host_options *o);
 
 #endif /* SOCKBOOST_HOST_H */

@@ -46,7 +46,8 @@ usage (void)
 "Usage: sockboost host enable [--cgroup PATH] [--programs LIST | --ports LIST\n"
 "                             | --all] [--sndbuf SIZE] [--pin-dir DIR] [-v]\n"
 "       sockboost host disable [--pin-dir DIR]\n"
-"       sockboost host status [--json] [--pin-dir DIR]\n"
+"       sockboost host status [--json] [--pin-dir DIR] [PID]\n"
+"       sockboost host check [--cgroup PATH] [--sndbuf SIZE] [--json]\n"
 "Let the kernel tune every NBD connection of this host (or of one cgroup):\n"
 "TCP_NODELAY on the TCP connections, and a bigger send buffer on the unix\n"
 "stream sockets (Linux 6.7 and later), of the NBD programs, through BPF\n"
@@ -58,7 +59,10 @@ usage (void)
 "             run again to change the settings\n"
 "  disable    detach them and remove their pins\n"
 "  status     say what is attached, where, with which filter, since when,\n"
-"             and how many sockets each program had tuned\n"
+"             and how many sockets each program had tuned; with PID, which\n"
+"             sockets of that process host mode tuned\n"
+"  check      run enable's self-test only: can host mode run here, and\n"
+"             which parts; nothing is attached (exit 1 when it cannot)\n"
 "\n"
 "  --cgroup PATH    attach to this cgroup (absolute, or relative to the\n"
 "                   cgroup v2 mount, e.g. machine.slice) instead of the\n"
@@ -73,7 +77,7 @@ usage (void)
 "                   --sndbuf' (default 2M; 0 or off leaves them alone)\n"
 "  --pin-dir DIR    keep the pins in DIR, on a BPF file system (default\n"
 "                   " SB_HOST_PIN_DIR_DEFAULT ")\n"
-"  --json           status as one JSON object\n"
+"  --json           status or check as one JSON object\n"
 "  -v, --verbose    show libbpf's messages (twice: its debug messages)\n"
 "  -h, --help       show this help\n"
 "\n"
@@ -101,12 +105,32 @@ no_variable (const char *name)
   return NULL;
 }
 
+/* The commands, each with the options it takes (OPT_* bits), what it
+ * does, and whether it takes a PID.
+ */
+#define BIT(opt) (1u << ((opt) - OPT_CGROUP))
+#define FILTER_OPTIONS (BIT (OPT_PROGRAMS) | BIT (OPT_PORTS) | BIT (OPT_ALL))
+struct command {
+  const char *name;
+  unsigned options;
+  int (*run) (const struct sb_host_options *o);
+  int takes_pid;
+};
+static const struct command commands[] = {
+  { "enable", BIT (OPT_CGROUP) | FILTER_OPTIONS | BIT (OPT_SNDBUF) |
+    BIT (OPT_PIN_DIR), sb_host_enable, 0 },
+  { "disable", BIT (OPT_PIN_DIR), sb_host_disable, 0 },
+  { "status", BIT (OPT_JSON) | BIT (OPT_PIN_DIR), sb_host_status, 1 },
+  { "check", BIT (OPT_CGROUP) | BIT (OPT_SNDBUF) | BIT (OPT_JSON),
+    sb_host_check, 0 },
+};
+#define COMMAND_NAMES "enable, disable, status or check"
+
 struct parsed {
-  const char *command;
+  const struct command *command;
   struct sb_config config;      /* the library's settings: --sndbuf */
   int filters;                  /* how many of --programs, --ports, --all */
-  int enable_only;              /* an option only enable takes, or 0 */
-  int json;
+  unsigned seen;                /* the long options given (BIT) */
   struct sb_host_options o;
 };
 
@@ -133,13 +157,12 @@ apply_option (struct parsed *p, int opt, const char *arg, char **argv)
 {
   char why[SB_ARG_WHY_SIZE];
 
+  if (opt >= OPT_CGROUP)
+    p->seen |= BIT (opt);
   switch (opt) {
-  case OPT_CGROUP: p->o.cgroup = arg; p->enable_only = opt; break;
-  case OPT_PROGRAMS: case OPT_PORTS: case OPT_ALL:
-    set_filter (p, opt, arg);
-    p->enable_only = opt;
-    break;
-  case OPT_SNDBUF: parse_sndbuf (&p->config, arg); p->enable_only = opt; break;
+  case OPT_CGROUP: p->o.cgroup = arg; break;
+  case OPT_PROGRAMS: case OPT_PORTS: case OPT_ALL: set_filter (p, opt, arg); break;
+  case OPT_SNDBUF: parse_sndbuf (&p->config, arg); break;
   case OPT_PIN_DIR: p->o.pin_dir = arg; break;
   case OPT_JSON: p->o.json = 1; break;
   case 'v': p->o.verbose++; break;
@@ -150,46 +173,70 @@ apply_option (struct parsed *p, int opt, const char *arg, char **argv)
   }
 }
 
-static const char *
-option_name (int opt)
+static const struct command *
+command_named (const char *name)
 {
+  char shown[SB_ESCAPE_SIZE (32)];
+
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp (name, commands[i].name) == 0)
+      return &commands[i];
+  sb_usage_error ("unknown command '%s' (" COMMAND_NAMES ")",
+                  sb_escape_str (shown, sizeof shown, name));
+}
+
+/* The first option given that COMMAND does not take. */
+static void
+check_options (const struct parsed *p)
+{
+  unsigned wrong = p->seen & ~p->command->options;
+
   for (const struct option *o = long_options; o->name; o++)
-    if (o->val == opt)
-      return o->name;
-  return "?";
+    if (o->val >= OPT_CGROUP && (wrong & BIT (o->val)))
+      sb_usage_error ("%s: --%s is not an option of %s", p->command->name,
+                      o->name, p->command->name);
+  if (p->filters > 1)
+    sb_usage_error ("enable: --programs, --ports and --all exclude each other");
+}
+
+/* The operands after the command: a PID for status, nothing else. */
+static void
+parse_operands (int argc, char **argv, struct parsed *p)
+{
+  char shown[SB_ESCAPE_SIZE (32)], why[SB_ARG_WHY_SIZE];
+  unsigned long pid;
+
+  if (optind >= argc)
+    return;
+  sb_escape_str (shown, sizeof shown, argv[optind]);
+  if (!p->command->takes_pid || optind + 1 < argc)
+    sb_usage_error ("%s: unexpected argument '%s'", p->command->name,
+                    sb_escape_str (shown, sizeof shown,
+                                   argv[p->command->takes_pid ? optind + 1 : optind]));
+  if (sb_arg_count (argv[optind], 10, 1, INT32_MAX, &pid, why, sizeof why) == -1)
+    sb_usage_error ("%s: '%s' is not a process id", p->command->name, shown);
+  p->o.pid = (pid_t) pid;
 }
 
 static void
 parse_args (int argc, char **argv, struct parsed *p)
 {
-  char shown[SB_ESCAPE_SIZE (32)], extra[SB_ESCAPE_SIZE (32)];
   struct sb_config_warning w[SB_CONFIG_MAX_WARNINGS];
+  char why[256];
   int opt;
 
   memset (p, 0, sizeof *p);
   sb_config_parse (&p->config, 0, no_variable, w);
   p->o.pin_dir = SB_HOST_PIN_DIR_DEFAULT;
-  sb_host_parse_programs (SB_HOST_DEFAULT_PROGRAMS, &p->o.filter, shown, sizeof shown);
+  sb_host_parse_programs (SB_HOST_DEFAULT_PROGRAMS, &p->o.filter, why, sizeof why);
   opterr = 0;
   while ((opt = getopt_long (argc, argv, SHORT_OPTIONS, long_options, NULL)) != -1)
     apply_option (p, opt, optarg, argv);
   if (optind >= argc)
-    sb_usage_error ("no command given (enable, disable or status)");
-  p->command = argv[optind];
-  sb_escape_str (shown, sizeof shown, p->command);
-  if (strcmp (p->command, "enable") != 0 && strcmp (p->command, "disable") != 0 &&
-      strcmp (p->command, "status") != 0)
-    sb_usage_error ("unknown command '%s' (enable, disable or status)", shown);
-  if (optind + 1 < argc)
-    sb_usage_error ("%s: unexpected argument '%s'", shown,
-                    sb_escape_str (extra, sizeof extra, argv[optind + 1]));
-  if (p->filters > 1)
-    sb_usage_error ("enable: --programs, --ports and --all exclude each other");
-  if (p->enable_only && strcmp (p->command, "enable") != 0)
-    sb_usage_error ("%s: --%s is an option of enable", shown,
-                    option_name (p->enable_only));
-  if (p->o.json && strcmp (p->command, "status") != 0)
-    sb_usage_error ("%s: --json is an option of status", shown);
+    sb_usage_error ("no command given (" COMMAND_NAMES ")");
+  p->command = command_named (argv[optind++]);
+  check_options (p);
+  parse_operands (argc, argv, p);
   p->o.sndbuf = p->config.sndbuf == 0 ? 0 :
     (uint32_t) sb_sndbuf_request (&p->config);
 }
@@ -203,13 +250,11 @@ main (int argc, char **argv)
   parse_args (argc, argv, &p);
   if (geteuid () != 0) {
     sb_error ("%s: needs root: host mode attaches BPF programs to a cgroup "
-              "and keeps them under a root-only directory", p.command);
+              "and keeps them under a root-only directory", p.command->name);
     return 1;
   }
   sb_host_libbpf_messages (p.o.verbose);
-  if (strcmp (p.command, "enable") == 0)
-    return sb_host_enable (&p.o);
-  if (strcmp (p.command, "disable") == 0)
-    return sb_host_disable (&p.o);
-  return sb_host_status (&p.o);
+  if (p.o.pid != 0)
+    return sb_host_status_pid (&p.o);
+  return p.command->run (&p.o);
 }

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* sockboost host check: whether host mode can run here, and which parts,
+ * from the self-test that enable runs first; nothing is attached or
+ * pinned.  For sockboost doctor (--json), and for a user before enable.
+ */
+#include <stdio.h>
+
+#include "escape.h"
+#include "host.h"
+#include "json.h"
+#include "plan.h"
+#include "report.h"
+
+static void
+print_text (const struct sb_host_options *o, const struct sb_host_plan *pl,
+            int status, const char *why)
+{
+  if (status != 0) {
+    printf ("host mode cannot run here: %s\n%s\n", why, SB_HOST_INSTEAD);
+    return;
+  }
+  printf ("host mode can run here: the self-test passed\n");
+  printf ("  tcp: TCP_NODELAY from the bind and connect hooks\n");
+  if (pl->with_unix)
+    printf ("  unix: send buffer raised to %d\n", pl->unix_granted);
+  else
+    printf ("  unix: %s\n", o->sndbuf == 0 ? "off (--sndbuf 0)" : pl->unix_why);
+}
+
+static void
+print_json (const struct sb_host_plan *pl, int status, const char *why)
+{
+  printf ("{\"can_run\": ");
+  sb_host_json_bool (status == 0);
+  printf (", \"why\": ");
+  if (status == 0)
+    printf ("null");
+  else
+    sb_host_json_string (why);
+  printf (", \"cgroup\": ");
+  sb_host_json_string (pl->cgroup);
+  printf (", \"tcp\": ");
+  sb_host_json_bool (status == 0);
+  printf (", \"unix\": ");
+  sb_host_json_bool (status == 0 && pl->with_unix);
+  printf (", \"unix_why\": ");
+  if (status == 0 && !pl->with_unix && pl->unix_why[0])
+    sb_host_json_string (pl->unix_why);
+  else
+    printf ("null");
+  printf (", \"unix_sndbuf\": %d}\n", status == 0 && pl->with_unix ?
+          pl->unix_granted : 0);
+}
+
+int
+sb_host_check (const struct sb_host_options *o)
+{
+  struct sb_host_plan pl;
+  char why[1024];
+  int status;
+
+  status = sb_host_plan_make (o, &pl, why, sizeof why);
+  if (status == SB_HOST_PLAN_ERROR) {
+    sb_error ("check: %s", why);
+    sb_host_plan_close (&pl);
+    return 1;
+  }
+  if (o->json)
+    print_json (&pl, status, why);
+  else
+    print_text (o, &pl, status, why);
+  sb_host_plan_close (&pl);
+  return status == 0 ? 0 : 1;
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* What enable and check find out first (plan.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "load.h"
+#include "plan.h"
+#include "selftest.h"
+
+static int
+find_cgroup (const struct sb_host_options *o, struct sb_host_plan *pl,
+             char *why, size_t why_len)
+{
+  if (sb_host_cgroup2_mount (pl->mount, sizeof pl->mount) == -1) {
+    snprintf (why, why_len, "%s", errno == ENOENT ?
+              "no cgroup v2 file system is mounted (host mode attaches its "
+              "programs to a cgroup v2 directory)" :
+              "cannot read the mount table");
+    return SB_HOST_PLAN_UNAVAILABLE;
+  }
+  pl->cgroup_fd = sb_host_cgroup_open (pl->mount, o->cgroup, pl->cgroup,
+                                       sizeof pl->cgroup, why, why_len);
+  if (pl->cgroup_fd == -1)
+    return SB_HOST_PLAN_ERROR;
+  pl->cgroup_id = sb_host_cgroup_id (pl->cgroup_fd);
+  if (strlen (pl->cgroup) >= SB_HOST_CGROUP_PATH_LEN) {
+    snprintf (why, why_len, "the cgroup's path is longer than %d bytes",
+              SB_HOST_CGROUP_PATH_LEN - 1);
+    return SB_HOST_PLAN_ERROR;
+  }
+  return 0;
+}
+
+/* What the self-test R says of TCP: 0, or -1 with WHY. */
+static int
+judge_tcp (const struct sb_host_selftest *r, char *why, size_t why_len)
+{
+  if (r->tcp_nodelay[0] == 1 && r->tcp_nodelay[1] == 1 &&
+      r->counts.tcp_bind >= 1 && r->counts.tcp_connect >= 1)
+    return 0;
+  snprintf (why, why_len, "the self-test's TCP connection did not get "
+            "TCP_NODELAY from the kernel's bind and connect hooks (client "
+            "%d, server %d, counted %llu bound, %llu connected)%s%s",
+            r->tcp_nodelay[0], r->tcp_nodelay[1],
+            (unsigned long long) r->counts.tcp_bind,
+            (unsigned long long) r->counts.tcp_connect,
+            r->problem[0] ? ": " : "", r->problem);
+  return -1;
+}
+
+/* What it says of the unix hooks, which it tried: 0, or -1 with WHY. */
+static int
+judge_unix (const struct sb_host_selftest *r, char *why, size_t why_len)
+{
+  if (r->counts.unix_sndbuf >= 2 && r->unix_sndbuf[0] > r->unix_before &&
+      r->unix_sndbuf[1] > r->unix_before)
+    return 0;
+  snprintf (why, why_len, "the self-test's unix sockets kept their send "
+            "buffer of %d (client %d, server %d)%s%s", r->unix_before,
+            r->unix_sndbuf[0], r->unix_sndbuf[1], r->problem[0] ? ": " : "",
+            r->problem);
+  return -1;
+}
+
+/* The self-test decides what can be turned on. */
+static int
+check_kernel (const struct sb_host_options *o, struct sb_host_plan *pl,
+              char *why, size_t why_len)
+{
+  struct sb_host_selftest r;
+  int unix_ok = 0;
+
+  if (o->sndbuf != 0) {
+    unix_ok = sb_host_probe_unix (pl->unix_why, sizeof pl->unix_why);
+    if (unix_ok == -1) {
+      snprintf (why, why_len, "%s", pl->unix_why);
+      return SB_HOST_PLAN_UNAVAILABLE;
+    }
+  }
+  if (sb_host_selftest (pl->cgroup_fd, o->sndbuf, unix_ok, &r, why, why_len) == -1 ||
+      judge_tcp (&r, why, why_len) == -1)
+    return SB_HOST_PLAN_UNAVAILABLE;
+  if (unix_ok && judge_unix (&r, pl->unix_why, sizeof pl->unix_why) == -1)
+    unix_ok = 0;
+  pl->with_unix = unix_ok;
+  pl->unix_granted = r.unix_sndbuf[0];
+  return 0;
+}
+
+int
+sb_host_plan_make (const struct sb_host_options *o, struct sb_host_plan *pl,
+                   char *why, size_t why_len)
+{
+  int status;
+
+  memset (pl, 0, sizeof *pl);
+  pl->cgroup_fd = -1;
+  status = find_cgroup (o, pl, why, why_len);
+  return status != 0 ? status : check_kernel (o, pl, why, why_len);
+}
+
+void
+sb_host_plan_close (struct sb_host_plan *pl)
+{
+  if (pl->cgroup_fd >= 0)
+    close (pl->cgroup_fd);
+  pl->cgroup_fd = -1;
+}
