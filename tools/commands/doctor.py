@@ -18,7 +18,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.realpath(__file__))))
 
-from sockboostlib import decisions, paths, programs           # noqa: E402
+from sockboostlib import decisions, hostmode, paths, programs  # noqa: E402
 from sockboostlib.command import Command, Failure             # noqa: E402
 from sockboostlib.measure import ceiling                      # noqa: E402
 from sockboostlib.measure.procs import RunError, Skip         # noqa: E402
@@ -242,6 +242,19 @@ def report_programs(r, found, missing):
         r.say("    not on PATH: " + " ".join(missing))
 
 
+def report_host_mode(r):
+    """Whether host mode is on, and whether it can run here (its own
+    self-test, sockboost host check): both as sb-host says them."""
+    state, state_why = hostmode.host_state()
+    check, check_why = hostmode.can_run()
+    r.row("host mode", hostmode.state_line(state) if state else
+          "unknown: " + state_why)
+    r.row("host mode can run", hostmode.check_line(check) if check else
+          "unknown: " + check_why)
+    return {"state": state, "state_why": state_why, "check": check,
+            "check_why": check_why}
+
+
 def main(argv):
     json_wanted = PARSER.parse(argv).json
     r, library = Report(json_wanted), paths.library()
@@ -251,6 +264,7 @@ def main(argv):
     verdict, fix = report_request(r, d)
     passed, test_verdict = report_library(r, library, d.tb)
     unix_ceiling = report_ceiling(r, d)
+    host_mode = report_host_mode(r)
     found, missing = programs.survey()
     report_programs(r, found, missing)
     if json_wanted:
@@ -265,7 +279,7 @@ def main(argv):
             "unix_ceiling": unix_ceiling,
             "programs": [dict(vars(p), path=for_json(p.path))
                          for p in found],
-            "missing_programs": missing}, indent=1))
+            "missing_programs": missing, "host_mode": host_mode}, indent=1))
     return 0 if passed else 1
 
 

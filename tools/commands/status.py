@@ -16,7 +16,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.realpath(__file__))))
 
-from sockboostlib import capabilities, programs                # noqa: E402
+from sockboostlib import capabilities, hostmode, programs      # noqa: E402
 from sockboostlib.command import Command, Failure             # noqa: E402
 from sockboostlib.library import mapped_library               # noqa: E402
 from sockboostlib.options import Option, Parser               # noqa: E402
@@ -62,6 +62,25 @@ def verdict(s, wmem_default, tcp_max):
     return "no (default)" if s.tb == wmem_default else "no (below default)"
 
 
+def by_whom(proc, s, boosted):
+    """BOOSTED (verdict's words), and who tuned the socket: host mode, as
+    the mark its programs left says, or the library, loaded and showing
+    a boost (the table names host mode only: the library's header line
+    says whether it is loaded); and that list, for JSON."""
+    mark = (proc.host or {}).get(s.inode) if proc else None
+    who = hostmode.tuned_by(mark, proc is not None and
+                            proc.library is not None and
+                            boosted.startswith("yes"))
+    if mark and mark["tcp_nodelay"]:
+        text = "TCP_NODELAY by host mode"
+        if s.state == "LISTEN":
+            text += " (inherited by what it accepts)"
+        return text, who
+    if "host mode" in who:
+        return "%s (%s)" % (boosted, ", ".join(who)), who
+    return boosted, who
+
+
 def peer_text(s):
     procs = ", ".join("%s %d" % (shown(p.name), p.pid)
                       for p in s.peer_processes)
@@ -76,7 +95,7 @@ def local_text(s):
     return "(unnamed)" if s.local is None else shown(s.local)
 
 
-def socket_json(s, boosted):
+def socket_json(s, boosted, proc=None):
     processes = [{"name": for_json(p.name), "pid": p.pid}
                  for p in s.peer_processes]
     peer = None
@@ -89,7 +108,9 @@ def socket_json(s, boosted):
             "inode": s.inode, "tb": s.tb,
             "boosted": True if boosted.startswith("yes") else
             False if boosted.startswith("no") else None,
-            "verdict": boosted, "peer": peer}
+            "verdict": boosted, "peer": peer,
+            "host_mode": (proc.host or {}).get(s.inode) if proc else None,
+            "tuned_by": by_whom(proc, s, boosted)[1]}
 
 
 def print_table(rows):
@@ -116,6 +137,7 @@ class Process:
         with open("/proc/sys/net/ipv4/tcp_wmem") as f:
             self.tcp_wmem = [int(v) for v in f.read().split()]
         self.program = nbd_program(pid)
+        self.host, self.host_why = hostmode.tuned_sockets(pid)
 
 
 def read_text(path):
@@ -193,6 +215,10 @@ def print_text(proc, default):
         print("  libsockboost.so: loaded (%s)" % shown(proc.library))
     else:
         print("  libsockboost.so: not loaded")
+    if proc.host is None:
+        print("  host mode: %s" % proc.host_why)
+    else:
+        print("  host mode: tuned %d of its sockets" % len(proc.host))
     if proc.program:
         print_program(proc.program)
     if not proc.sockets:
@@ -200,7 +226,8 @@ def print_text(proc, default):
         return
     print_table([[",".join(map(str, s.fds)), s.type, s.state,
                   "?" if s.tb is None else str(s.tb),
-                  verdict(s, default, proc.tcp_wmem[2]), peer_text(s),
+                  by_whom(proc, s, verdict(s, default, proc.tcp_wmem[2]))[0],
+                  peer_text(s),
                   local_text(s)] for s in proc.sockets])
     print_notes(proc, default)
 
@@ -212,7 +239,8 @@ def print_json(proc, default):
         "program": proc.program and dict(vars(proc.program),
                                          path=for_json(proc.program.path)),
         "wmem_default": default, "tcp_wmem": proc.tcp_wmem,
-        "sockets": [socket_json(s, verdict(s, default, proc.tcp_wmem[2]))
+        "host_mode": proc.host_why is None, "host_mode_why": proc.host_why,
+        "sockets": [socket_json(s, verdict(s, default, proc.tcp_wmem[2]), proc)
                     for s in proc.sockets]}, indent=1))
 
 

@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: MIT
+"""What host mode says, for doctor and status: whether it can run here
+and whether it is on, and which sockets of a process it tuned.  Asked of
+sb-host (sockboost host check, status, status PID), which reads the
+kernel's maps; nothing here knows how host mode decides.  Host mode's
+pins are root's: as another user, or without sb-host, the answer is
+None with the reason.
+
+    state, why = host_state()            # {"on": ..., ...} or None
+    check, why = can_run()               # {"can_run": ..., ...} or None
+    marks, why = tuned_sockets(pid)      # {inode: {"tcp_nodelay": ...}}
+"""
+
+import json
+import os
+import subprocess
+import time
+
+from . import paths
+
+HELPER = "sb-host"
+# enable's self-test makes two connections on a private loopback; the
+# bound is on a hang, not the speed.
+TIMEOUT = 30
+
+
+def ask(*args):
+    """sb-host ARGS --json as a dict, or (None, why)."""
+    helper = paths.helper(HELPER)
+    if not os.access(helper, os.X_OK):
+        return None, "sockboost host is not built here (" + \
+            paths.missing(helper) + ")"
+    if os.geteuid() != 0:
+        return None, "only root can read host mode's state"
+    try:
+        out = subprocess.run([helper] + list(args) + ["--json"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             timeout=TIMEOUT, check=False)
+    except (OSError, subprocess.SubprocessError) as e:
+        return None, "sockboost host failed: %s" % e
+    try:
+        return json.loads(out.stdout), None
+    except ValueError:
+        err = out.stderr.decode(errors="replace").strip().splitlines()
+        return None, err[0] if err else "sockboost host printed no answer"
+
+
+def host_state():
+    """sockboost host status: whether host mode is on, and how."""
+    return ask("status")
+
+
+def can_run():
+    """sockboost host check: whether host mode can run here."""
+    return ask("check")
+
+
+def tuned_sockets(pid):
+    """The sockets of PID that host mode tuned, by inode: what it did to
+    each (tcp_nodelay, unix_sndbuf, program); or None and why not (host
+    mode is off, or its state cannot be read)."""
+    answer, why = ask("status", str(pid))
+    if answer is None:
+        return None, "unknown: " + why
+    if not answer.get("on"):
+        return None, "off"
+    return marks_by_inode(answer), None
+
+
+def marks_by_inode(answer):
+    """sockboost host status PID --json's sockets, keyed by inode."""
+    return {s["inode"]: {k: s[k] for k in ("tcp_nodelay", "unix_sndbuf",
+                                          "program")}
+            for s in answer.get("sockets", [])}
+
+
+def tuned_by(mark, library_boosted):
+    """Who tuned a socket: "host mode" when it has host mode's MARK for
+    what the row shows, "library" when LIBRARY_BOOSTED says the library
+    did (it is loaded and the socket shows a boost), both or neither."""
+    who = []
+    if mark and (mark["tcp_nodelay"] or mark["unix_sndbuf"]):
+        who.append("host mode")
+    if library_boosted:
+        who.append("library")
+    return who
+
+
+def state_line(state):
+    """One line for sockboost host status --json's STATE."""
+    if not state.get("on"):
+        return "off ('sockboost host enable' turns it on)"
+    where = state.get("cgroup", "?")
+    if state.get("whole_host"):
+        where += " (the whole host)"
+    since = time.strftime("%Y-%m-%d %H:%M:%S %z",
+                          time.localtime(state.get("since", 0)))
+    line = "on since %s, cgroup %s, filter %s" % (
+        since, where, filter_text(state.get("filter", {})))
+    if not state.get("whole"):
+        line += "; not whole: run 'sockboost host enable' again"
+    return line
+
+
+def filter_text(f):
+    kind = f.get("kind")
+    if kind == "programs":
+        return "programs " + ", ".join(f.get("programs", []))
+    if kind == "ports":
+        return "ports " + ", ".join(str(p) for p in f.get("ports", []))
+    return kind or "?"
+
+
+def check_line(check):
+    """One line for sockboost host check --json's CHECK."""
+    if not check.get("can_run"):
+        return "no: %s" % check.get("why")
+    if check.get("unix"):
+        return "yes: TCP_NODELAY, and unix buffers of %d" % \
+            check.get("unix_sndbuf", 0)
+    return "yes: TCP_NODELAY; unix buffers %s" % (
+        "not: " + check["unix_why"] if check.get("unix_why") else "off")
