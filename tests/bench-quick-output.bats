@@ -60,7 +60,7 @@ setup_file () {
   assert_output 28
 }
 
-@test "bench --quick: QEMU to QEMU transfers, plain and with the library, and their plot" {
+@test "bench --quick: QEMU to QEMU transfers, plain, with the library and with host mode, and their plot" {
   local direction image tls
   for direction in push 'pull, mirror' 'pull, qemu-img convert'; do
     for image in 'fragmented raw' 'ext4 qcow2' 'allocated raw'; do
@@ -71,9 +71,17 @@ setup_file () {
       done
     done
   done
-  # 18 transfers x (default, library).
+  # 18 transfers x (default, library, and as root with sockboost host
+  # built, host: benchlib/hostmode.py).
+  local configs=2
+  if [ "$(id -u)" -eq 0 ] && [ -x "$SB_BUILD/tools/sb-host" ]; then
+    configs=3
+    grep -A6 -E '^\*\*pull, mirror, fragmented raw [0-9]+ MiB\*\*$' "$BENCH_OUT/results.md" |
+      grep -qE '^\| host \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9.]+x \|$' ||
+      fail "no host row for pull, mirror, fragmented raw"
+  fi
   run grep -c '^migration,.*,ok,' "$BENCH_OUT/runs.csv"
-  assert_output 36
+  assert_output $((18 * configs))
   run head -c 4 "$BENCH_OUT/migration.png"
   assert_output --partial PNG
   grep -q 'pull, qemu-img convert, ext4 qcow2' "$BENCH_OUT/migration.svg"

@@ -9,9 +9,9 @@ import tempfile
 
 from sockboostlib import paths
 
-from sockboostlib.measure.procs import config_env
+from sockboostlib.measure.procs import RunError, config_env
 
-from . import images
+from . import hostmode, images
 
 MiB = 1 << 20
 # The TCP images, full and --quick.  The sparse one has a 4 KiB extent
@@ -109,7 +109,19 @@ class Context:
             return pki
         return self.once("pki", make)
 
+    def host_mode(self):
+        """The session of the "host" configuration (benchlib.hostmode),
+        started on first use; cleanup() ends it."""
+        def make():
+            cgroup2, why = hostmode.check()
+            if cgroup2 is None:
+                raise RunError("no host mode: %s" % why)
+            return hostmode.Session(cgroup2, self.tmpdir)
+        return self.once("host mode", make)
+
     def cleanup(self):
+        if "host mode" in self.made:
+            self.made.pop("host mode").close()
         for path in self.scratch:
             if os.path.lexists(path):
                 os.unlink(path)

@@ -7,8 +7,9 @@ its own and is the reference the library should bring QEMU 7.2 to.
 Cases as in unix.py; the transfers themselves are in migration_qemu.py."""
 
 import os
+import sys
 
-from . import images, migration_qemu, report
+from . import hostmode, images, migration_qemu, report
 from .context import FS_MIB, MiB
 from sockboostlib import paths
 
@@ -43,7 +44,10 @@ NOTES = [
     "convert: a backup program copies the source's export into a raw "
     "file. Every copy is checked with qemu-img compare.",
     "\"default\": both QEMUs as they are; \"library\": both under "
-    "libsockboost.so; qemu-img always runs as it is. QEMU before 8.0 "
+    "libsockboost.so; \"host\" (as root, where sockboost host check "
+    "passes): both in a cgroup of the benchmark's own where sockboost "
+    "host is on, its default filter, no library; qemu-img always runs "
+    "as it is. QEMU before 8.0 "
     "leaves Nagle's algorithm on for the connections its NBD server "
     "accepts. With --root, LABEL:default is that root's QEMU as it is: "
     "from 8.0 on it sets TCP_NODELAY and corks its replies itself, so "
@@ -90,9 +94,15 @@ IMAGES = (
 def migration_cases(args):
     need_library()
     need("qemu-system-x86_64", "qemu-img", "mkfs.ext4", "openssl")
+    configs = ["default", "library"]
+    cgroup2, why = hostmode.check()
+    if cgroup2 is not None:
+        configs.append(hostmode.CONFIG)
+    else:
+        print("bench: migration: no host column: %s" % why, file=sys.stderr)
     return [("%s, %s %d MiB%s" % (title, image, mib(direction, args.quick),
                                   ", TLS" if tls else ""),
-             "copy_time", ["default", "library"],
+             "copy_time", configs,
              transfer_run(direction, source, mib(direction, args.quick), tls))
             for direction, title in DIRECTIONS
             for image, mib, source in IMAGES for tls in (False, True)]
@@ -105,10 +115,12 @@ def transfer_run(direction, source, mib, tls):
     def one(config, ctx):
         path, fmt = source(ctx, mib)
         size = mib * MiB
+        qemu = program("qemu-system-x86_64")
+        if config == hostmode.CONFIG:
+            qemu = ctx.host_mode().prefix(qemu)
         setup = migration_qemu.Setup(
-            program("qemu-system-x86_64"), program("qemu-img"),
-            ctx.env(config), ctx.env("default"), ctx.tmpdir,
-            ctx.certificates() if tls else None)
+            qemu, program("qemu-img"), ctx.env(config), ctx.env("default"),
+            ctx.tmpdir, ctx.certificates() if tls else None)
         target = ctx.once("migration target", lambda: ctx.shm_file(".copy"))
         try:
             seconds = migration_qemu.transfer(direction, setup, path, fmt,

@@ -321,7 +321,9 @@ def markdown(args, titles, notes, planned, skipped, rows):
            "Medians of %d run(s) per configuration, interleaved; "
            "\"default\" = no library; a size = libsockboost.so with "
            "SOCKBOOST_SNDBUF=size in both processes; \"library\" = its "
-           "defaults. \"vs default\" is the speed-up (above 1 is better). "
+           "defaults; \"host\" = no library, sockboost host on for the "
+           "processes' cgroup. \"vs default\" is the speed-up (above 1 is "
+           "better). "
            "time = wall seconds of the measured command; user/sys = CPU "
            "seconds of every process of the run.%s" % (
                args.repeat, " LABEL:CONFIG = CONFIG with the NBD programs "

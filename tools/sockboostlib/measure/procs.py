@@ -20,9 +20,10 @@ class Skip(Exception):
 
 def uses_library(config):
     """Whether a configuration preloads the library: "default" (the
-    program as it is) and "reference" (another server, as it is) do not;
-    "library" (its defaults) and a buffer size do."""
-    return config not in ("default", "reference")
+    program as it is), "reference" (another server, as it is) and "host"
+    (the program as it is, sockboost host on) do not; "library" (its
+    defaults) and a buffer size do."""
+    return config not in ("default", "reference", "host")
 
 
 def config_env(config, library, logdir):
