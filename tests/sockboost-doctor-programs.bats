@@ -2,7 +2,8 @@
 # sockboost doctor lists the NBD programs on PATH with their versions and
 # what the library changes for each, by version: this machine's programs
 # (one claim checked from outside with strace), and fake programs that
-# print the versions of the newer thresholds.
+# print the versions of the newer thresholds; run as root, none that
+# others may have written (sockboostlib/trust.py).
 bats_require_minimum_version 1.5.0
 load helpers
 
@@ -160,9 +161,26 @@ doctor_json_with_fakes () {
   assert_success
   local json=$output
   run program_entry nbdkit "$json"
-  assert_output "null|unknown: it printed no version|unknown: it printed no version"
+  assert_output "null|unknown: its version is unknown|unknown: its version is unknown"
   jq -e '.missing_programs | index("nbd-server")' <<<"$json"
   run env PATH="$BATS_TEST_TMPDIR/bin:$BATS_TEST_TMPDIR/nopath" "$SOCKBOOST" doctor
   assert_line --partial "not on PATH: "
   assert_output --partial "nbdkit (version unknown)"
+}
+
+@test "a program in a PATH directory others may write is not run, as root" {
+  [ "$(id -u)" -eq 0 ] || sb_skip "needs root: the rule is root's"
+  # It leaves a mark if it runs.
+  fake_program nbdkit "nbdkit 1.48.1"
+  printf 'touch "%s/ran"\n' "$BATS_TEST_TMPDIR" >>"$BATS_TEST_TMPDIR/bin/nbdkit"
+  chmod 0777 "$BATS_TEST_TMPDIR/bin"
+  run doctor_json_with_fakes
+  assert_success
+  jq -e --arg d "$BATS_TEST_TMPDIR/bin" '.programs[] | select(.name == "nbdkit")
+        | .version == null and .version_source == "not run: \($d) may be written by others; no package installed that file"' <<<"$output"
+  [ ! -e "$BATS_TEST_TMPDIR/ran" ] || fail "doctor ran a program others may have written"
+  chmod 0755 "$BATS_TEST_TMPDIR/bin"
+  run program_entry nbdkit "$(doctor_json_with_fakes)"
+  assert_output --regexp "^1\.48\.1\|"
+  [ -e "$BATS_TEST_TMPDIR/ran" ] || fail "the control did not run"
 }

@@ -50,7 +50,7 @@ class Names(unittest.TestCase):
 class Changes(unittest.TestCase):
     def test_unknown_version(self):
         self.assertEqual(FixedChanges(decided()).of("qemu-nbd", None),
-                         ("unknown: it printed no version",) * 2)
+                         ("unknown: its version is unknown",) * 2)
 
     def test_qemu_before_and_after_its_thresholds(self):
         c = FixedChanges(decided())

@@ -23,7 +23,8 @@ from sockboostlib.command import Command, Failure             # noqa: E402
 from sockboostlib.measure import ceiling                      # noqa: E402
 from sockboostlib.measure.procs import RunError, Skip         # noqa: E402
 from sockboostlib.options import Option, Parser               # noqa: E402
-from sockboostlib.sockets import SsError, process_sockets     # noqa: E402
+from sockboostlib.process import Process                      # noqa: E402
+from sockboostlib.sockets import SsError                      # noqa: E402
 from sockboostlib.text import folded, for_json, shown         # noqa: E402
 
 COMMAND = Command("doctor")
@@ -163,15 +164,15 @@ def stop(proc):
 def judge_probe(r, proc, library, want, tmp):
     """Whether the probe's unix sockets have tb WANT, seen from outside;
     (passed, verdict)."""
-    with open("/proc/%d/maps" % proc.pid) as f:
-        mapped = os.path.realpath(library) in f.read()
-    if not mapped:
-        r.row("library loads", "NO: not mapped into the probe " +
-              read(tmp, "err"))
-        return False, "FAIL: the library did not load"
-    r.row("library loads", "yes: mapped into the probe (pid %d)" % proc.pid)
-    tbs = [str(s.tb) for s in process_sockets(proc.pid)
-           if s.type == "unix" and s.state == "ESTAB"]
+    with Process(proc.pid) as p:
+        if not p.maps(library):
+            r.row("library loads", "NO: not mapped into the probe " +
+                  read(tmp, "err"))
+            return False, "FAIL: the library did not load"
+        r.row("library loads", "yes: mapped into the probe (pid %d)"
+              % proc.pid)
+        tbs = [str(s.tb) for s in p.sockets()
+               if s.type == "unix" and s.state == "ESTAB"]
     if len(tbs) < 4 or any(tb != str(want) for tb in tbs):
         return False, ("FAIL: expected tb %d on the probe's 4 unix sockets; "
                        "ss shows: %s" % (want, " ".join(tbs)))
@@ -236,6 +237,8 @@ def report_programs(r, found, missing):
         if p.name in ("nbdcopy", "nbdinfo"):
             version = "libnbd " + version
         r.say("    %s %s (%s)" % (p.name, version, shown(p.path)))
+        if p.version_source != programs.PRINTED:
+            r.say(folded("      version: ", shown(p.version_source)))
         r.say(folded("      unix: ", p.unix))
         r.say(folded("      tcp:  ", p.tcp))
     if missing:
@@ -277,7 +280,8 @@ def main(argv):
             "library": for_json(library),
             "self_test": {"passed": passed, "verdict": test_verdict},
             "unix_ceiling": unix_ceiling,
-            "programs": [dict(vars(p), path=for_json(p.path))
+            "programs": [dict(vars(p), path=for_json(p.path),
+                              version_source=for_json(p.version_source))
                          for p in found],
             "missing_programs": missing, "host_mode": host_mode}, indent=1))
     return 0 if passed else 1

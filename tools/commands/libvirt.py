@@ -23,8 +23,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(
 
 from sockboostlib import paths                                # noqa: E402
 from sockboostlib.command import Command, Failure, UsageError  # noqa: E402
-from sockboostlib.library import mapped_library               # noqa: E402
 from sockboostlib.options import Option, Parser               # noqa: E402
+from sockboostlib.process import Process                      # noqa: E402
 from sockboostlib.text import shown                           # noqa: E402
 
 QEMU_NS = "http://libvirt.org/schemas/domain/qemu/1.0"
@@ -252,7 +252,8 @@ def local_qemu_pid(uuid):
 def mapped_library_of(pid):
     """The path of the libsockboost.so mapped into PID, or None."""
     try:
-        return mapped_library(pid)
+        with Process(pid) as p:
+            return p.library()
     except OSError as e:
         raise Failure("/proc/%d/maps: %s" % (pid, e.strerror)) from None
 

@@ -16,11 +16,11 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.realpath(__file__))))
 
-from sockboostlib import capabilities, hostmode, programs      # noqa: E402
+from sockboostlib import hostmode, programs                   # noqa: E402
 from sockboostlib.command import Command, Failure             # noqa: E402
-from sockboostlib.library import mapped_library               # noqa: E402
 from sockboostlib.options import Option, Parser               # noqa: E402
-from sockboostlib.sockets import SsError, process_sockets     # noqa: E402
+from sockboostlib.process import Process                      # noqa: E402
+from sockboostlib.sockets import SsError                      # noqa: E402
 from sockboostlib.text import folded, for_json, shown         # noqa: E402
 
 
@@ -123,21 +123,23 @@ def print_table(rows):
               r[-1])
 
 
-class Process:
-    """What status reports of PID, read once."""
+class Report:
+    """What status reports of process P, read once."""
 
-    def __init__(self, pid):
-        self.pid = pid
-        self.comm = read_text("/proc/%d/comm" % pid).rstrip("\n") or "?"
+    def __init__(self, p):
+        self.pid, self.comm = p.pid, p.comm
         try:
-            self.library = mapped_library(pid)
+            self.library = p.library()
         except OSError:
             self.library = None
-        self.sockets = process_sockets(pid)
+        self.sockets = p.sockets()
         with open("/proc/sys/net/ipv4/tcp_wmem") as f:
             self.tcp_wmem = [int(v) for v in f.read().split()]
-        self.program = nbd_program(pid)
-        self.host, self.host_why = hostmode.tuned_sockets(pid)
+        self.program = None
+        if p.nbd_program():
+            self.program = p.program(programs.Changes(
+                library_environment(p), p.may_force()))
+        self.host, self.host_why = hostmode.tuned_sockets(p.pid)
 
 
 def read_text(path):
@@ -148,31 +150,16 @@ def read_text(path):
         return ""
 
 
-def library_environment(pid):
-    """Our environment with PID's SOCKBOOST_* variables instead of ours:
-    the settings the library has (or would have) in PID."""
+def library_environment(p):
+    """Our environment with process P's SOCKBOOST_* variables instead of
+    ours: the settings the library has (or would have) in P."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("SOCKBOOST_")}
-    for item in read_text("/proc/%d/environ" % pid).split("\0"):
-        name, _, value = item.partition("=")
-        if name.startswith("SOCKBOOST_"):
-            env[name] = value
-    return env
-
-
-def nbd_program(pid):
-    """The NBD program PID runs, with what the library changes for it
-    with PID's settings and PID's right to force, or None."""
     try:
-        path = os.readlink("/proc/%d/exe" % pid)
+        env.update(p.environment("SOCKBOOST_"))
     except OSError:
-        return None
-    name = os.path.basename(path)
-    if not programs.is_nbd_program(name) or not os.path.isfile(path):
-        return None
-    changes = programs.Changes(library_environment(pid),
-                               capabilities.may_force(pid))
-    return programs.describe(changes, name, path)
+        pass
+    return env
 
 
 def wmem_default():
@@ -183,6 +170,8 @@ def wmem_default():
 def print_program(p):
     version = p.version or "(version unknown)"
     print("  %s %s: what the library changes for it" % (p.name, version))
+    if p.version_source != programs.PRINTED:
+        print(folded("    version: ", shown(p.version_source)))
     print(folded("    unix: ", p.unix))
     print(folded("    tcp:  ", p.tcp))
 
@@ -236,8 +225,9 @@ def print_json(proc, default):
     print(json.dumps({
         "pid": proc.pid, "name": for_json(proc.comm),
         "library": proc.library and for_json(proc.library),
-        "program": proc.program and dict(vars(proc.program),
-                                         path=for_json(proc.program.path)),
+        "program": proc.program and dict(
+            vars(proc.program), path=for_json(proc.program.path),
+            version_source=for_json(proc.program.version_source)),
         "wmem_default": default, "tcp_wmem": proc.tcp_wmem,
         "host_mode": proc.host_why is None, "host_mode_why": proc.host_why,
         "sockets": [socket_json(s, verdict(s, default, proc.tcp_wmem[2]), proc)
@@ -251,7 +241,8 @@ def main(argv):
     if not os.path.isdir("/proc/%d" % args.pid):
         raise Failure("no process %d" % args.pid)
     try:
-        proc = Process(args.pid)
+        with Process(args.pid) as p:
+            proc = Report(p)
     except PermissionError:
         raise Failure("process %d: not permitted to inspect its sockets "
                       "(run as its owner or root)" % args.pid) from None

@@ -16,7 +16,7 @@ import os
 import re
 import subprocess
 
-from . import decisions
+from . import decisions, packages, trust
 
 NBD_PROGRAMS = ("qemu-nbd", "qemu-img", "qemu-io", "nbdkit", "nbdcopy",
                 "nbdinfo", "nbd-server")
@@ -28,11 +28,22 @@ QEMU_SYSTEM = "qemu-system-*"
 PROGRAMS_OWN_SNDBUF = 2 << 20
 
 
+# The source of a version the program printed itself.
+PRINTED = "printed by the program"
+
+
+@dataclasses.dataclass
+class Version:
+    number: str                # digits and dots, None when unknown
+    source: str                # PRINTED, the package, or why unknown
+
+
 @dataclasses.dataclass
 class Program:
     name: str
     path: str
-    version: str               # None when it printed none
+    version: str               # Version.number
+    version_source: str        # Version.source
     unix: str                  # what the library changes on unix sockets
     tcp: str                   # and on TCP sockets
 
@@ -41,22 +52,53 @@ def is_nbd_program(name):
     return name in NBD_PROGRAMS or fnmatch.fnmatch(name, QEMU_SYSTEM)
 
 
-def version_of(name, path):
-    """The version PATH prints, as digits and dots, or None."""
+def version_of(name, fd, path):
+    """The Version of NBD program NAME, whose file is open at FD and is
+    named PATH on this host, by the rule of trust.py: printed by the
+    program when we may run it; else the version of the package that
+    installed that very file; else unknown.  It is never run as the
+    process's own user instead: that would still run the user's code in
+    our session (our terminal, our namespaces, our limits).  FD is None
+    when the file cannot be opened."""
+    if fd is None:
+        return Version(None, "not run: its file cannot be opened")
+    try:
+        trust.runnable(fd, path)
+    except (trust.Untrusted, OSError) as e:
+        why = e if isinstance(e, trust.Untrusted) else "%s: %s" % (
+            path, e.strerror)
+        return packaged_version(fd, path, "not run: %s" % why)
+    return printed_version(name, fd)
+
+
+def printed_version(name, fd):
+    """The version the program open at FD prints, as digits and dots."""
     option = "-V" if name == "nbd-server" else "--version"
     try:
-        out = subprocess.run([path, option], stdin=subprocess.DEVNULL,
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             timeout=5).stdout.decode("utf-8", "replace")
+        out = trust.run_opened(fd, name, [option], timeout=5)
     except (OSError, subprocess.TimeoutExpired):
-        return None
-    lines = out.splitlines() or [""]
+        return Version(None, "it could not be run")
+    lines = out.decode("utf-8", "replace").splitlines() or [""]
     if name in ("nbdcopy", "nbdinfo"):
         lines = [l for l in lines if l.startswith("libnbd ")] or [""]
     elif name != "nbd-server":
         lines = lines[:1]
     found = re.search(r"[0-9]+\.[0-9]+(\.[0-9]+)?", "\n".join(lines))
-    return found.group(0) if found else None
+    if not found:
+        return Version(None, "it printed no version")
+    return Version(found.group(0), PRINTED)
+
+
+def packaged_version(fd, path, why):
+    """The version of the Debian package that installed the file open at
+    FD as PATH (packages.installed); else unknown, saying WHY it was not
+    run."""
+    found = packages.installed(fd, path)
+    if found:
+        package, version, number = found
+        return Version(number, "from package %s %s (%s)"
+                       % (package, version, why))
+    return Version(None, why + "; no package installed that file")
 
 
 def older(version, than):
@@ -118,7 +160,7 @@ class Changes:
     def of(self, name, version):
         """(unix, tcp): what the library changes for NAME at VERSION."""
         if version is None:
-            return ("unknown: it printed no version",) * 2
+            return ("unknown: its version is unknown",) * 2
         if name in ("nbdcopy", "nbdinfo"):
             return self.libnbd(version)
         if name == "nbdkit":
@@ -167,10 +209,21 @@ class Changes:
         return unix, tcp
 
 
-def describe(changes, name, path):
-    version = version_of(name, path)
-    unix, tcp = changes.of(name, version)
-    return Program(name, path, version, unix, tcp)
+def describe(changes, name, fd, path):
+    """Program NAME, open at FD (None: it cannot be) and named PATH on
+    this host."""
+    version = version_of(name, fd, path)
+    unix, tcp = changes.of(name, version.number)
+    return Program(name, path, version.number, version.source, unix, tcp)
+
+
+def describe_on_path(changes, name, path):
+    """Program NAME, which PATH (found on PATH) runs."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        return describe(changes, name, fd, os.path.realpath(path))
+    finally:
+        os.close(fd)
 
 
 def on_path():
@@ -195,9 +248,9 @@ def survey():
     what the library changes for it; QEMU_SYSTEM stands for the system
     emulators when there is none."""
     found, changes = on_path(), Changes()
-    present = [describe(changes, n, found[n]) for n in NBD_PROGRAMS
+    present = [describe_on_path(changes, n, found[n]) for n in NBD_PROGRAMS
                if n in found]
-    present += [describe(changes, n, p) for n, p in sorted(found.items())
+    present += [describe_on_path(changes, n, p) for n, p in sorted(found.items())
                 if n not in NBD_PROGRAMS]
     missing = [n for n in NBD_PROGRAMS if n not in found]
     if not any(fnmatch.fnmatch(n, QEMU_SYSTEM) for n in found):
