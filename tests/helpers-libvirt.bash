@@ -17,6 +17,8 @@
 #   lv_define_domain NAME [XML-EXTRA]
 #                                    a TCG domain, 64 MiB, disk lv_image NAME
 #   lv_qemu_pid NAME                 the host pid of the domain's QEMU
+#   lv_assert_only_block_added BEFORE ENABLED
+#                                    what enable changed is its block
 #   lv_define_twins MIB NAME...      domains on copies of one
 #                                    fragmented disk image
 #   lv_backup_begin NAME PORT [tls]  a pull backup of its disk;
@@ -230,6 +232,22 @@ lv_qemu_pid () {
     return 1
   }
   echo "$pid"
+}
+
+# Fail unless definition ENABLED differs from BEFORE (files, as virsh
+# dumpxml writes them) only by <domain>'s line and added lines of the
+# top-level <qemu:commandline> block: what sockboost libvirt enable may
+# change.
+lv_assert_only_block_added () {
+  local line
+  while IFS= read -r line; do
+    case $line in
+      "< <domain "*|"> <domain "*) ;;
+      ">   <qemu:commandline>"|">   </qemu:commandline>") ;;
+      ">     <qemu:env name='"*"' value='"*"'/>") ;;
+      *) fail "enable changed more than its block: $line" ;;
+    esac
+  done < <(diff "$1" "$2" | grep '^[<>]')
 }
 
 # Start a pull-mode backup of DOMAIN's disk vda (libvirt's

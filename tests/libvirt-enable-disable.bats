@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
 # sockboost libvirt enable adds the <qemu:env> entries to a domain's
-# persistent definition, and disable gives back the original definition
-# byte for byte, also when the domain has <qemu:commandline> entries and
-# other qemu: elements of its own.
+# persistent definition, with one that records what it set, and disable
+# gives back the original definition byte for byte, also when the domain
+# has <qemu:commandline> entries and other qemu: elements of its own.
 
 load helpers
 
@@ -40,6 +40,7 @@ changed_lines () {
 >     <qemu:env name='LD_PRELOAD' value='$LIBSOCKBOOST'/>
 >     <qemu:env name='SOCKBOOST_CORK' value='off'/>
 >     <qemu:env name='SOCKBOOST_SNDBUF' value='4M'/>
+>     <qemu:env name='SOCKBOOST_LIBVIRT_ENABLED' value='LD_PRELOAD=$LIBSOCKBOOST SOCKBOOST_CORK=off SOCKBOOST_SNDBUF=4M'/>
 >   </qemu:commandline>"
   run "$SOCKBOOST" libvirt disable --connect "$LV_URI" plain
   assert_success
@@ -61,7 +62,8 @@ changed_lines () {
   "$SOCKBOOST" libvirt enable -c "$LV_URI" own
   inactive_xml own >"$BATS_TEST_TMPDIR/enabled.xml"
   run changed_lines "$BATS_TEST_TMPDIR/before.xml" "$BATS_TEST_TMPDIR/enabled.xml"
-  assert_output ">     <qemu:env name='LD_PRELOAD' value='$LIBSOCKBOOST'/>"
+  assert_output ">     <qemu:env name='LD_PRELOAD' value='$LIBSOCKBOOST'/>
+>     <qemu:env name='SOCKBOOST_LIBVIRT_ENABLED' value='LD_PRELOAD=$LIBSOCKBOOST'/>"
   # After the domain's own entries, inside its own block.
   grep -A1 "name='TZ'" "$BATS_TEST_TMPDIR/enabled.xml" | grep -q LD_PRELOAD
   "$SOCKBOOST" libvirt disable -c "$LV_URI" own

@@ -32,6 +32,7 @@ sb_status () {
   run bash -c "tr '\\0' '\\n' <'/proc/$pid/environ' | grep -E '^(LD_PRELOAD|SOCKBOOST_)' | sort"
   assert_output "LD_PRELOAD=$LIBSOCKBOOST
 SOCKBOOST_DEBUG=2
+SOCKBOOST_LIBVIRT_ENABLED=LD_PRELOAD=$LIBSOCKBOOST SOCKBOOST_DEBUG=2 SOCKBOOST_SNDBUF=1M
 SOCKBOOST_SNDBUF=1M"
   # The library logs to QEMU's stderr, which is the domain's log.
   wait_for_line "$LV_DIR/log/qemu/boosted.log" "sockboost\\[qemu-system-x86.*settings: sndbuf 1048576"

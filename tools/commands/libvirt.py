@@ -4,9 +4,10 @@
 a domain, through <qemu:env> entries of the domain's definition.
 
 The definition is read with virsh dumpxml --inactive, the entries are
-added to (or taken out of) its text, and virsh define stores it: nothing
-else in the XML changes.  Which variables an option sets, and where the
-library is, is decided by 'sockboost run', which is asked for them."""
+added to (or taken out of) its text by sockboostlib.libvirtxml, which
+changes nothing else, and virsh define stores it.  Which variables an
+option sets, and where the library is, is decided by 'sockboost run',
+which is asked for them."""
 
 import os
 import re
@@ -14,32 +15,21 @@ import subprocess
 import sys
 import tempfile
 import urllib.parse
-import xml.etree.ElementTree as ET
-from xml.sax.saxutils import escape
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.realpath(__file__))))
 
-from sockboostlib import paths                                # noqa: E402
+from sockboostlib import libvirtxml, paths                   # noqa: E402
 from sockboostlib.command import Command, Failure, UsageError  # noqa: E402
 from sockboostlib.options import Option, Parser               # noqa: E402
 from sockboostlib.process import Process                      # noqa: E402
 from sockboostlib.text import shown                           # noqa: E402
 
-QEMU_NS = "http://libvirt.org/schemas/domain/qemu/1.0"
-# libvirt's own serialisation of the namespace and of an entry: the text
-# added is the text libvirt writes back, so disable gives back the
-# original definition byte for byte.
-NS_ATTR = " xmlns:qemu='%s'" % QEMU_NS
-ENV_LINE = "    <qemu:env name='%s' value='%s'/>\n"
-BLOCK_OPEN, BLOCK_CLOSE = "  <qemu:commandline>\n", "  </qemu:commandline>\n"
-# What libvirt writes after <qemu:commandline>, if anything.
-AFTER_BLOCK = ("  <qemu:capabilities>", "  <qemu:deprecation", "</domain>")
-OUR_LINE = re.compile(
-    r"^    <qemu:env name='(LD_PRELOAD|SOCKBOOST_[A-Z_]+)' value='([^']*)'/>\n",
-    re.M)
 VIRSH_TIMEOUT = 120
+# The variables whose values are paths: QEMU runs in /, so each is made
+# absolute (a relative log file would be written in / as QEMU's user).
+PATH_VARIABLES = ("LD_PRELOAD", "SOCKBOOST_LOG_FILE")
 
 COMMAND = Command("libvirt")
 PARSER = Parser("""\
@@ -85,9 +75,10 @@ def run_environment(run_options):
              for entry in r.stdout.split(b"\0") if entry]
     found = {name: value for name, _, value in pairs}
     found.pop("SOCKBOOST_LIBRARY", None)
-    # QEMU's working directory is not ours.
-    library = os.path.abspath(found.pop("LD_PRELOAD"))
-    return [("LD_PRELOAD", library)] + sorted(found.items())
+    for name in PATH_VARIABLES:
+        if name in found:
+            found[name] = os.path.abspath(found[name])
+    return [("LD_PRELOAD", found.pop("LD_PRELOAD"))] + sorted(found.items())
 
 
 def check_entry_values(entries):
@@ -163,69 +154,12 @@ def define(uri, text):
 
 # ---- the entries in the XML text -----------------------------------------
 
-def qemu_envs(text):
-    """The <qemu:env> entries of a definition, as (name, value)."""
-    root = ET.fromstring(text)
-    return [(e.get("name"), e.get("value") or "")
-            for e in root.iterfind("{%s}commandline/{%s}env"
-                                   % (QEMU_NS, QEMU_NS))]
-
-
-def is_ours(name, value):
-    if name.startswith("SOCKBOOST_"):
-        return True
-    return (name == "LD_PRELOAD" and len(value.split()) == 1
-            and os.path.basename(value.strip()) == "libsockboost.so")
-
-
-def root_tag_end(text):
-    """Where the start tag of <domain> ends (its '>')."""
-    return text.index(">", text.index("<domain"))
-
-
-def add_entries(text, entries):
-    """TEXT with the namespace on <domain> and ENTRIES appended to its
-    <qemu:commandline>, made if missing where libvirt puts it."""
-    lines = "".join(ENV_LINE % (name, escape(value, {"'": "&apos;",
-                                                    '"': "&quot;"}))
-                    for name, value in entries)
-    tag_end = root_tag_end(text)
-    if NS_ATTR not in text[:tag_end]:
-        text = text[:tag_end] + NS_ATTR + text[tag_end:]
-    if BLOCK_CLOSE in text:
-        at = text.index(BLOCK_CLOSE)
-    else:
-        at = min(text.find(mark) for mark in AFTER_BLOCK if mark in text)
-        lines = BLOCK_OPEN + lines + BLOCK_CLOSE
-    return text[:at] + lines + text[at:]
-
-
-def remove_entries(text):
-    """TEXT without our entries, without <qemu:commandline> if that
-    emptied it, and without the namespace if nothing else uses it."""
-    text = OUR_LINE.sub(lambda m: "" if is_ours(m[1], unescaped(m[2]))
-                        else m[0], text)
-    text = text.replace(BLOCK_OPEN + BLOCK_CLOSE, "")
-    if "<qemu:" not in text:
-        tag_end = root_tag_end(text)
-        text = text[:tag_end].replace(NS_ATTR, "") + text[tag_end:]
-    return text
-
-
-def unescaped(value):
-    return ET.fromstring("<v a='%s'/>" % value).get("a")
-
-
-def edited(old, new, want):
-    """NEW, once it parses with exactly the entries WANT and
-    remove_entries gives OLD's text back (a check of our own editing)."""
+def editing(domain, edit, *args):
+    """EDIT(*ARGS) of libvirtxml, its refusal said of DOMAIN."""
     try:
-        got = [e for e in qemu_envs(new) if is_ours(*e)]
-    except ET.ParseError as e:
-        raise Failure("the edited definition does not parse: %s" % e) from None
-    if got != want or remove_entries(new) != remove_entries(old):
-        raise Failure("could not edit the definition as libvirt wrote it")
-    return new
+        return edit(*args)
+    except libvirtxml.Refused as e:
+        raise Failure("%s %s" % (shown(domain), e)) from None
 
 
 def described(entries):
@@ -249,23 +183,20 @@ def local_qemu_pid(uuid):
     return None
 
 
-def mapped_library_of(pid):
-    """The path of the libsockboost.so mapped into PID, or None."""
-    try:
-        with Process(pid) as p:
-            return p.library()
-    except OSError as e:
-        raise Failure("/proc/%d/maps: %s" % (pid, e.strerror)) from None
-
-
-def running_report(uri, domain, started_with):
+def running_report(uri, domain):
     """What status says of a running domain's QEMU."""
     if urllib.parse.urlsplit(uri or "").hostname:
         return "its QEMU is not on this host: run status there"
+    started_with = editing(domain, libvirtxml.enabled,
+                           virsh(uri, "dumpxml", "--domain", domain))
     pid = local_qemu_pid(virsh(uri, "domuuid", "--domain", domain).strip())
     if pid is None:
         return "its QEMU was not found on this host"
-    library = mapped_library_of(pid)
+    try:
+        with Process(pid) as p:
+            library = p.library()
+    except OSError as e:
+        raise Failure("/proc/%d/maps: %s" % (pid, e.strerror)) from None
     if library:
         return "mapped in QEMU pid %d (%s)" % (pid, shown(library))
     if started_with:
@@ -283,19 +214,14 @@ def cmd_enable(uri, domain, run_options):
     warn_unreadable_library(entries[0][1])
     warn_remote(uri)
     old = persistent_xml(uri, domain)
-    present = qemu_envs(old)
-    if any(is_ours(*e) for e in present):
+    ours = editing(domain, libvirtxml.enabled, old)
+    if ours is not None:
         raise Failure("%s is enabled already (%s): 'sockboost libvirt "
                       "disable' it first to change its settings"
-                      % (shown(domain),
-                         described([e for e in present if is_ours(*e)])))
-    if any(name == "LD_PRELOAD" for name, _ in present):
-        raise Failure("%s sets LD_PRELOAD in its <qemu:env> already: "
-                      "add the library there by hand (virsh edit)"
-                      % shown(domain))
-    define(uri, edited(old, add_entries(old, entries), entries))
-    if [e for e in qemu_envs(persistent_xml(uri, domain)) if is_ours(*e)] \
-            != entries:
+                      % (shown(domain), described(ours)))
+    define(uri, editing(domain, libvirtxml.enable, old, entries))
+    kept = editing(domain, libvirtxml.enabled, persistent_xml(uri, domain))
+    if kept != entries:
         raise Failure("libvirt did not keep the <qemu:env> entries of %s "
                       "(not a QEMU domain?)" % shown(domain))
     print("%s: enabled (%s); it takes effect when the domain is next "
@@ -305,30 +231,25 @@ def cmd_enable(uri, domain, run_options):
 def cmd_disable(uri, domain, run_options):
     no_options(run_options)
     old = persistent_xml(uri, domain)
-    ours = [e for e in qemu_envs(old) if is_ours(*e)]
-    if not ours:
-        raise Failure("%s is not enabled: its definition has no "
-                      "sockboost <qemu:env> entries" % shown(domain))
-    new = remove_entries(old)
-    if [e for e in qemu_envs(new) if is_ours(*e)]:
-        raise Failure("could not edit the definition as libvirt wrote it")
+    new, taken, warnings = editing(domain, libvirtxml.disable, old)
+    for warning in warnings:
+        COMMAND.warn("%s: %s" % (shown(domain), warning))
     define(uri, new)
-    print("%s: disabled (%s removed); it takes effect when the domain is "
-          "next started" % (shown(domain), described(ours)))
+    print("%s: disabled (%s); it takes effect when the domain is next "
+          "started" % (shown(domain), "%s removed" % described(taken)
+                       if taken else "only the record of enable removed"))
 
 
 def cmd_status(uri, domain, run_options):
     no_options(run_options)
-    ours = [e for e in qemu_envs(persistent_xml(uri, domain)) if is_ours(*e)]
+    ours = editing(domain, libvirtxml.enabled, persistent_xml(uri, domain))
     state = virsh(uri, "domstate", "--domain", domain).strip()
     print("domain:     %s" % shown(domain))
     print("definition: %s" % ("enabled (%s)" % described(ours) if ours
                               else "not enabled"))
     print("state:      %s" % shown(state))
     if state in ("running", "paused"):
-        live = [e for e in qemu_envs(virsh(uri, "dumpxml", "--domain", domain))
-                if is_ours(*e)]
-        print("library:    %s" % running_report(uri, domain, live))
+        print("library:    %s" % running_report(uri, domain))
 
 
 def no_options(run_options):
