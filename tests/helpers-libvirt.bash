@@ -222,12 +222,13 @@ EOF
   lv_virsh define "$xml" >/dev/null
 }
 
-# QEMU's command line carries the domain's UUID, which names one process
-# on the host (its pid in the namespace is another number).
+# QEMU's command line carries the domain's UUID; the daemon's QEMUs are
+# children of the namespace's init, which a process with the same UUID
+# started elsewhere is not (its pid in the namespace is another number).
 lv_qemu_pid () {
   local uuid pid
   uuid=$(lv_virsh domuuid "$1") || return 1
-  pid=$(pgrep -f -- "-uuid $uuid( |\$)") || {
+  pid=$(pgrep -P "$LV_INIT" -f -- "-uuid $uuid( |\$)") || {
     echo "no QEMU process for domain $1 ($uuid)" >&2
     return 1
   }

@@ -7,7 +7,8 @@ The definition is read with virsh dumpxml --inactive, the entries are
 added to (or taken out of) its text by sockboostlib.libvirtxml, which
 changes nothing else, and virsh define stores it.  Which variables an
 option sets, and where the library is, is decided by 'sockboost run',
-which is asked for them."""
+which is asked for them.  status finds the domain's QEMU through
+libvirt's own records (sockboostlib.libvirtqemu)."""
 
 import os
 import re
@@ -15,12 +16,13 @@ import subprocess
 import sys
 import tempfile
 import urllib.parse
+import xml.etree.ElementTree as ET
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.realpath(__file__))))
 
-from sockboostlib import libvirtxml, paths                   # noqa: E402
+from sockboostlib import libvirtqemu, libvirtxml, paths      # noqa: E402
 from sockboostlib.command import Command, Failure, UsageError  # noqa: E402
 from sockboostlib.options import Option, Parser               # noqa: E402
 from sockboostlib.process import Process                      # noqa: E402
@@ -166,32 +168,46 @@ def described(entries):
     return ", ".join("%s=%s" % (name, shown(value)) for name, value in entries)
 
 
+def live_definition(uri, domain):
+    """The running domain's definition: (its text, parsed)."""
+    text = virsh(uri, "dumpxml", "--domain", domain)
+    try:
+        return text, ET.fromstring(text)
+    except ET.ParseError as e:
+        raise Failure("virsh dumpxml: %s" % e) from None
+
+
 # ---- the running QEMU -----------------------------------------------------
 
-def local_qemu_pid(uuid):
-    """The pid of the QEMU on this host whose command line carries
-    '-uuid UUID' (libvirt always passes it), or None."""
-    want = [b"-uuid", uuid.encode()]
-    for entry in os.listdir("/proc"):
-        try:
-            with open("/proc/%s/cmdline" % entry, "rb") as f:
-                args = f.read().split(b"\0")
-        except (OSError, ValueError):
-            continue
-        if any(args[i:i + 2] == want for i in range(len(args) - 1)):
-            return int(entry)
-    return None
+def qemu_pid(uri, domain, live):
+    """The pid of the domain's QEMU on this host, as libvirt's records
+    say, cross-checked (libvirtqemu); None (and why) when libvirt has no
+    pid file where we look."""
+    uri = uri or virsh(uri, "uri").strip()
+    emulator = live.findtext("devices/emulator")
+    if not emulator:
+        raise Failure("%s has no <emulator> in its definition"
+                      % shown(domain))
+    try:
+        return libvirtqemu.find_qemu(
+            libvirtqemu.state_dir(uri, os.environ), live.findtext("name"),
+            live.findtext("uuid"), emulator), None
+    except libvirtqemu.NotHere as e:
+        return None, str(e)
+    except Failure as e:
+        raise Failure("%s: %s: not naming a process" % (shown(domain), e)) \
+            from None
 
 
 def running_report(uri, domain):
     """What status says of a running domain's QEMU."""
     if urllib.parse.urlsplit(uri or "").hostname:
         return "its QEMU is not on this host: run status there"
-    started_with = editing(domain, libvirtxml.enabled,
-                           virsh(uri, "dumpxml", "--domain", domain))
-    pid = local_qemu_pid(virsh(uri, "domuuid", "--domain", domain).strip())
+    text, live = live_definition(uri, domain)
+    started_with = editing(domain, libvirtxml.enabled, text)
+    pid, why = qemu_pid(uri, domain, live)
     if pid is None:
-        return "its QEMU was not found on this host"
+        return "its QEMU was not found on this host (%s)" % shown(why)
     try:
         with Process(pid) as p:
             library = p.library()
