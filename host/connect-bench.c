@@ -2,20 +2,17 @@
 /* connect-bench: what a connection costs a program that is not an NBD
  * program, for host/overhead-bench: COUNT connections to itself (TCP on
  * 127.0.0.1, or a unix stream socket at an abstract address), each
- * connected, accepted, its name asked (as servers do) and closed, in a
- * network namespace of its own.  Prints one JSON object: seconds of
- * wall time, user and system CPU.  Needs root (the namespace).
+ * connected, accepted, its name asked (as servers do) and closed.
+ * Prints one JSON object: seconds of wall time, user and system CPU.
+ * overhead-bench runs it in a network namespace of its own.
  *
  *   connect-bench tcp|unix COUNT
  */
 #include <errno.h>
-#include <net/if.h>
 #include <netinet/in.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -23,23 +20,6 @@
 
 #include "clock.h"
 #include "report.h"
-
-static void
-private_loopback (void)
-{
-  struct ifreq ifr = { .ifr_name = "lo" };
-  int fd;
-
-  if (unshare (CLONE_NEWNET) == -1)
-    sb_die ("unshare (CLONE_NEWNET)");
-  fd = socket (AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-  if (fd == -1 || ioctl (fd, SIOCGIFFLAGS, &ifr) == -1)
-    sb_die ("reading the loopback's flags");
-  ifr.ifr_flags |= IFF_UP;
-  if (ioctl (fd, SIOCSIFFLAGS, &ifr) == -1)
-    sb_die ("bringing the loopback up");
-  close (fd);
-}
 
 /* One connection to the listener at ADDR: connect, accept, name, close.
  * The client resets it (linger 0): no TIME_WAIT piles up over a run.
@@ -89,7 +69,6 @@ main (int argc, char **argv)
   if (argc != 3 || (strcmp (argv[1], "tcp") != 0 && strcmp (argv[1], "unix") != 0) ||
       (count = atol (argv[2])) <= 0)
     sb_usage_error ("usage: connect-bench tcp|unix COUNT");
-  private_loopback ();
   memset (&addr, 0, sizeof addr);
   if (argv[1][0] == 't') {
     in->sin_family = AF_INET;

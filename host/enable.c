@@ -36,6 +36,7 @@ settings_of (const struct sb_host_options *o, const struct sb_host_plan *pl,
   s->enabled_at = (__u64) time (NULL);
   s->cgroup_id = pl->cgroup_id;
   memcpy (s->cgroup, pl->cgroup, strlen (pl->cgroup));
+  sb_host_first_bytes (&o->filter, (uint64_t *) s->first_bytes);
 }
 
 /* Whether what is on already is what O asks for. */

@@ -160,6 +160,16 @@ sb_host_parse_ports (const char *list, struct sb_host_filter_spec *f,
 }
 
 void
+sb_host_first_bytes (const struct sb_host_filter_spec *f, uint64_t set[4])
+{
+  memset (set, 0, 4 * sizeof set[0]);
+  for (int i = 0; i < f->nprograms; i++) {
+    unsigned char first = (unsigned char) f->programs[i].name[0];
+    set[first >> 6] |= UINT64_C (1) << (first & 63);
+  }
+}
+
+void
 sb_host_program_key (const struct sb_host_program *p,
                      struct sb_host_name_key *key)
 {

@@ -44,6 +44,12 @@ extern int sb_host_parse_ports (const char *list,
                                 struct sb_host_filter_spec *f,
                                 char *why, size_t why_len);
 
+/* The set of first bytes of F's programs, as the kernel programs test
+ * it (sb_host_settings.first_bytes).
+ */
+extern void sb_host_first_bytes (const struct sb_host_filter_spec *f,
+                                 uint64_t set[4]);
+
 /* The LPM trie key of P, and back. */
 extern void sb_host_program_key (const struct sb_host_program *p,
                                  struct sb_host_name_key *key);

@@ -27,6 +27,9 @@ enum sb_host_filter {
 struct sb_host_settings {
   __u32 filter;                 /* SB_HOST_FILTER_* */
   __u32 sndbuf;                 /* SO_SNDBUF request for unix streams; 0 off */
+  __u64 first_bytes[4];         /* bit B: a name in "programs" starts with
+                                   byte B (most names are refused on it,
+                                   before the trie is searched) */
   __u64 enabled_at;             /* CLOCK_REALTIME seconds */
   __u64 cgroup_id;              /* where the programs are attached */
   char cgroup[SB_HOST_CGROUP_PATH_LEN];  /* its path, for status; may be cut */

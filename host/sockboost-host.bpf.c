@@ -84,10 +84,14 @@ current_settings (void)
  * key of "tuned" and a part of a mark, byte for byte.
  */
 static __always_inline int
-program_named (const char comm[SB_HOST_COMM_LEN])
+program_named (const struct sb_host_settings *s,
+               const char comm[SB_HOST_COMM_LEN])
 {
   struct sb_host_name_key key = { .prefixlen = SB_HOST_COMM_LEN * 8 };
+  __u8 first = (__u8) comm[0];
 
+  if (!(s->first_bytes[first >> 6] & (1ULL << (first & 63))))
+    return 0;
   __builtin_memcpy (key.name, comm, SB_HOST_COMM_LEN);
   return bpf_map_lookup_elem (&programs, &key) != NULL;
 }
@@ -159,7 +163,7 @@ tune_tcp (struct bpf_sock_addr *ctx, int is_bind)
     return 1;
   if (bpf_get_current_comm (comm, sizeof comm) != 0)
     return 1;
-  if (s->filter == SB_HOST_FILTER_PROGRAMS && !program_named (comm))
+  if (s->filter == SB_HOST_FILTER_PROGRAMS && !program_named (s, comm))
     return 1;
   if (s->filter == SB_HOST_FILTER_PORTS &&
       !port_listed (bpf_ntohs ((__u16) ctx->user_port)))
@@ -231,7 +235,7 @@ tune_unix (struct bpf_sock_addr *ctx)
     return 1;
   if (bpf_get_current_comm (comm, sizeof comm) != 0)
     return 1;
-  if (s->filter == SB_HOST_FILTER_PROGRAMS && !program_named (comm))
+  if (s->filter == SB_HOST_FILTER_PROGRAMS && !program_named (s, comm))
     return 1;
   request = (int) s->sndbuf;
   before = unix_sndbuf (ctx);

@@ -103,6 +103,23 @@ test_keys_round_trip (void)
 }
 
 static void
+test_first_bytes (void)
+{
+  struct sb_host_filter_spec f;
+  uint64_t set[4];
+  char why[256];
+  int bits = 0;
+
+  sb_host_parse_programs (SB_HOST_DEFAULT_PROGRAMS, &f, why, sizeof why);
+  sb_host_first_bytes (&f, set);
+  for (int b = 0; b < 256; b++)
+    bits += (set[b >> 6] >> (b & 63)) & 1;
+  TAP_OK (bits == 3 && (set['q' >> 6] >> ('q' & 63) & 1) &&
+          (set['n' >> 6] >> ('n' & 63) & 1) && (set['s' >> 6] >> ('s' & 63) & 1),
+          "the default programs start with q, n or s: %d bits", bits);
+}
+
+static void
 test_equal (void)
 {
   struct sb_host_filter_spec a, b;
@@ -154,6 +171,7 @@ main (void)
           "ports are sorted, duplicates dropped (%s)", text);
   test_matching ();
   test_keys_round_trip ();
+  test_first_bytes ();
   test_equal ();
   return tap_done ();
 }
