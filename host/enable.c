@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "adopt.h"
 #include "escape.h"
 #include "host.h"
 #include "load.h"
@@ -89,7 +90,8 @@ put_in_place (struct sb_host_instance *in, const struct sb_host_plan *pl,
  */
 static int
 replace_generation (const struct sb_host_options *o, const struct sb_host_plan *pl,
-                    const struct sb_host_pins *pins, const struct sb_host_state *st)
+                    const struct sb_host_pins *pins, const struct sb_host_state *st,
+                    struct sb_host_adopted *adopted)
 {
   struct sb_host_settings s;
   struct sb_host_instance in;
@@ -108,6 +110,8 @@ replace_generation (const struct sb_host_options *o, const struct sb_host_plan *
     return 1;
   }
   status = put_in_place (&in, pl, pins, why, sizeof why);
+  if (status == 0)
+    sb_host_adopt (pl->cgroup_fd, &in, &s, adopted);
   sb_host_unload (&in);
   if (status == -1) {
     sb_error ("enable: %s", why);
@@ -119,7 +123,8 @@ replace_generation (const struct sb_host_options *o, const struct sb_host_plan *
 
 static void
 report (const struct sb_host_options *o, const struct sb_host_plan *pl,
-        const struct sb_host_pins *pins, int mounted_bpffs, int already)
+        const struct sb_host_pins *pins, int mounted_bpffs, int already,
+        const struct sb_host_adopted *adopted)
 {
   char text[2048], cgroup[SB_ESCAPE_SIZE (PATH_MAX)], dir[SB_ESCAPE_SIZE (PATH_MAX)];
   struct sb_host_filter_spec f = o->filter;
@@ -147,12 +152,18 @@ report (const struct sb_host_options *o, const struct sb_host_plan *pl,
   else
     printf ("  unix: not turned on: %s\n", pl->unix_why);
   printf ("  pinned in %s; 'sockboost host disable' turns it off\n", dir);
-  printf ("  sockets bound or connected before now are not changed\n");
+  if (!already)
+    printf ("  tcp: listeners that were there already: %d, of %d process%s "
+            "the filter takes, got TCP_NODELAY too\n", adopted->listeners,
+            adopted->processes, adopted->processes == 1 ? "" : "es");
+  printf ("  connections made before now are not changed ('sockboost attach "
+          "--watch PID' tunes them)\n");
 }
 
 int
 sb_host_enable (const struct sb_host_options *o)
 {
+  struct sb_host_adopted adopted = { 0, 0 };
   struct sb_host_plan pl;
   struct sb_host_pins pins;
   struct sb_host_state st;
@@ -174,9 +185,9 @@ sb_host_enable (const struct sb_host_options *o)
   }
   sb_host_state_read (&pins, &st);
   already = same_as_current (&st, o, &pl) && !st.interrupted;
-  status = already ? 0 : replace_generation (o, &pl, &pins, &st);
+  status = already ? 0 : replace_generation (o, &pl, &pins, &st, &adopted);
   if (status == 0)
-    report (o, &pl, &pins, mounted, already);
+    report (o, &pl, &pins, mounted, already, &adopted);
   sb_host_state_close (&st);
   sb_host_pins_close (&pins);
   sb_host_plan_close (&pl);

@@ -5,12 +5,10 @@
  * names that very socket however the process changes meanwhile, and
  * looked up in the "marks" socket storage.  Nothing is changed.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 
@@ -18,6 +16,7 @@
 #include "host.h"
 #include "json.h"
 #include "pins.h"
+#include "procsock.h"
 #include "report.h"
 
 struct found {
@@ -26,38 +25,26 @@ struct found {
   struct sb_host_mark mark;
 };
 
-/* The inode of socket descriptor FD of process PID (the link's text,
- * "socket:[INODE]"), or 0 when it is not a socket.
- */
-static unsigned long long
-socket_inode (pid_t pid, int fd)
-{
-  char path[64], target[64], *end;
-  unsigned long long inode;
-  ssize_t n;
+/* What marked_sockets collects. */
+struct collect {
+  int marks;
+  struct found *found;
+  int n, max;
+};
 
-  snprintf (path, sizeof path, "/proc/%d/fd/%d", (int) pid, fd);
-  n = readlink (path, target, sizeof target - 1);
-  if (n <= 0)
-    return 0;
-  target[n] = '\0';
-  if (strncmp (target, "socket:[", 8) != 0)
-    return 0;
-  inode = strtoull (target + 8, &end, 10);
-  return strcmp (end, "]") == 0 ? inode : 0;
-}
-
-/* Look socket FD of the process at PIDFD up in MARKS into F. */
+/* Keep socket FD (COPY) when it has a mark. */
 static int
-look_up (int pidfd, int marks, int fd, struct found *f)
+collect_marked (void *arg, int fd, unsigned long long inode, int copy)
 {
-  int copy = (int) syscall (SYS_pidfd_getfd, pidfd, fd, 0), status;
+  struct collect *c = arg;
 
-  if (copy == -1)
-    return -1;
-  status = bpf_map_lookup_elem (marks, &copy, &f->mark);
-  close (copy);
-  return status;
+  if (c->n == c->max ||
+      bpf_map_lookup_elem (c->marks, &copy, &c->found[c->n].mark) != 0)
+    return 0;
+  c->found[c->n].fd = fd;
+  c->found[c->n].inode = inode;
+  c->n++;
+  return 1;
 }
 
 static void
@@ -102,28 +89,9 @@ print_found (const struct found *f, int n, int json, pid_t pid)
 static int
 marked_sockets (pid_t pid, int pidfd, int marks, struct found *f, int max)
 {
-  char path[64];
-  struct dirent *e;
-  DIR *d;
-  int n = 0;
+  struct collect c = { marks, f, 0, max };
 
-  snprintf (path, sizeof path, "/proc/%d/fd", (int) pid);
-  d = opendir (path);
-  if (d == NULL)
-    return -1;
-  while ((e = readdir (d)) != NULL && n < max) {
-    char *end;
-    long fd = strtol (e->d_name, &end, 10);
-
-    if (e->d_name[0] < '0' || e->d_name[0] > '9' || *end != '\0' || fd > INT32_MAX)
-      continue;
-    f[n].fd = (int) fd;
-    f[n].inode = socket_inode (pid, (int) fd);
-    if (f[n].inode != 0 && look_up (pidfd, marks, (int) fd, &f[n]) == 0)
-      n++;
-  }
-  closedir (d);
-  return n;
+  return sb_host_each_socket (pid, pidfd, collect_marked, &c) == -1 ? -1 : c.n;
 }
 
 /* The marks map of the pins P, or -1 when host mode is off. */
@@ -146,7 +114,7 @@ sb_host_status_pid (const struct sb_host_options *o)
   struct sb_host_pins pins;
   int mounted, r, marks = -1, pidfd, n = 0;
 
-  pidfd = (int) syscall (SYS_pidfd_open, o->pid, 0);
+  pidfd = sb_host_pidfd_open (o->pid);
   if (pidfd == -1) {
     sb_error ("status: process %d: %s", (int) o->pid,
               errno == ESRCH ? "no such process" : strerror (errno));
