@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 
@@ -145,16 +146,26 @@ read_comm (pid_t pid, char comm[SB_HOST_COMM_LEN])
   return 0;
 }
 
+/* The process at PIDFD, which it names until it dies, is still alive:
+ * what was read of /proc/PID since the pidfd was opened was its own.
+ */
+static int
+alive (int pidfd)
+{
+  return syscall (SYS_pidfd_send_signal, pidfd, 0, NULL, 0) == 0;
+}
+
 static void
 adopt_process (struct adoption *ad, pid_t pid)
 {
-  int pidfd, n;
+  int pidfd = sb_host_pidfd_open (pid), n;
 
-  if (read_comm (pid, ad->comm) == -1 || !program_taken (ad))
-    return;
-  pidfd = sb_host_pidfd_open (pid);
   if (pidfd == -1)
     return;
+  if (read_comm (pid, ad->comm) == -1 || !alive (pidfd) || !program_taken (ad)) {
+    close (pidfd);
+    return;
+  }
   ad->a->processes++;
   n = sb_host_each_socket (pid, pidfd, adopt_socket, ad);
   if (n > 0)
