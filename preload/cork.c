@@ -5,6 +5,8 @@
  * turns the tracker off for that socket and makes the plain call.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <sys/socket.h>
 
 #include "config.h"
@@ -100,6 +102,9 @@ lose (int fd, uint32_t e)
              "signal handler was inside the tracker)");
 }
 
+/* Passes of a plan over one send: each after the window moved. */
+#define PLAN_PASSES 4
+
 /* What the trace says of a send that would end at END. */
 static const char *
 end_text (enum sb_framing_end end)
@@ -124,52 +129,198 @@ sb_cork_plan_plain (int fd, const char *call, int flags,
 
   if ((flags & MSG_MORE) && (e & SB_FD_TCP) && !(e & SB_FD_APPMORE))
     e = note_app_more (fd, e);
-  *p = (struct sb_send_plan) { .entry = e, .call = call };
+  /* Field by field: the iovecs and the window are filled when read. */
+  p->entry = e;
+  p->more = 0;
+  p->call = call;
+  p->why = NULL;
+  p->iovcnt = 0;
   if (!(e & (SB_FD_TUNED | SB_FD_CANDIDATE)))
     return 0;
   p->why = why_not_corked (e, flags);
   return 1;
 }
 
+/* The program's flags MSG_MORE may join; others (MSG_OOB, MSG_EOR,
+ * MSG_ZEROCOPY...) change what the kernel does with the bytes.
+ */
+#define PLANNED_FLAGS (MSG_NOSIGNAL | MSG_DONTWAIT)
+
+/* The most one call sends (the kernel's MAX_RW_COUNT): a longer send
+ * is cut, so it cannot end where it was planned to.
+ */
+#define SEND_MAX ((size_t) INT_MAX & ~(size_t) 4095)
+
+/* Copy the program's iovecs (from its msghdr for SB_SEND_MSG) into P.
+ * A reason not to plan the send, or NULL.
+ */
+static const char *
+copy_iovecs (const struct sb_send_args *a, struct sb_send_plan *p)
+{
+  const struct iovec *iov = a->iov;
+  size_t n = a->iovcnt > 0 ? (size_t) a->iovcnt : 0;
+  struct msghdr m;
+
+  if (a->form == SB_SEND_BUF) {
+    p->iov[0] = (struct iovec) { (void *) (uintptr_t) a->buf, a->len };
+    p->iovcnt = 1;
+    return NULL;
+  }
+  if (a->form == SB_SEND_MSG) {
+    if (!sb_peek (&m, a->msg, sizeof m))
+      return "passed through (its msghdr is unreadable: the kernel answers)";
+    iov = m.msg_iov;
+    n = m.msg_iovlen;
+  }
+  if (n == 0 || n > SB_PEEK_IOV_MAX)
+    return "passed through (no pieces, or too many to plan)";
+  if (!sb_peek (p->iov, iov, n * sizeof *iov))
+    return "passed through (its iovecs are unreadable: the kernel answers)";
+  p->iovcnt = (int) n;
+  return NULL;
+}
+
+/* Read the shape of the send A into P: a reason not to plan it, or
+ * NULL.  Only a send that write() and send(), or writev() and
+ * sendmsg(), answer alike may be planned: one that cannot fail for its
+ * number of pieces, moves bytes, and is not cut by the kernel.
+ */
+static const char *
+read_send (const struct sb_send_args *a, int flags, struct sb_send_plan *p)
+{
+  const char *why;
+
+  if (flags & ~PLANNED_FLAGS)
+    return "passed through (flags MSG_MORE is not added to)";
+  why = copy_iovecs (a, p);
+  if (why)
+    return why;
+  p->total = 0;
+  for (int i = 0; i < p->iovcnt; i++) {
+    if (p->iov[i].iov_len > SEND_MAX - p->total)
+      return "passed through (longer than one call sends)";
+    p->total += p->iov[i].iov_len;
+  }
+  sb_peek_window_init (&p->window, p->iov, p->iovcnt, p->total);
+  return p->total ? NULL : "passed through (no bytes to send)";
+}
+
+/* Where P's send would leave the tracker of FD (entry E).  Its header
+ * bytes are read a window at a time, each read made without owning the
+ * tracker (a read is a system call); a pass that needs bytes outside
+ * the window starts again once the window holds them.
+ */
+static const char *
+plan_end (int fd, uint32_t e, struct sb_send_plan *p)
+{
+  struct sb_peek_window *w = &p->window;
+  enum sb_framing_end end = SB_FRAMING_END_UNREADABLE;
+  int slot = SB_FD_SLOT (e);
+
+  for (int pass = 0; pass < PLAN_PASSES; pass++) {
+    struct sb_framing *f = sb_slot_enter (slot, SB_FD_GEN (e), SB_SLOT_OUT);
+    if (f == NULL) {
+      lose (fd, e);
+      return "passed through (the tracker was in use: framing off)";
+    }
+    end = sb_framing_send_ends (f, p->iov, p->iovcnt, sb_peek_read, w);
+    sb_slot_leave (slot, SB_SLOT_OUT);
+    if (end != SB_FRAMING_END_UNREADABLE || !w->missed || !sb_peek_fill (w))
+      break;
+  }
+  if (end == SB_FRAMING_END_UNREADABLE)
+    return "passed through (bytes it could not read: the kernel answers)";
+  return end_text (end);
+}
+
 int
-sb_cork_plan (int fd, const char *call, const struct iovec *iov, int iovcnt,
+sb_cork_plan (int fd, const char *call, const struct sb_send_args *a,
               int flags, struct sb_send_plan *p)
 {
-  struct sb_framing *f;
-  uint32_t e;
-  int slot;
-
   if (!sb_cork_plan_plain (fd, call, flags, p))
     return 0;
-  if (p->why != NULL)
-    return 1;
-  e = p->entry;
-  slot = SB_FD_SLOT (e);
-  f = sb_slot_enter (slot, SB_FD_GEN (e), SB_SLOT_OUT);
-  if (f == NULL) {
-    lose (fd, e);
-    p->why = "passed through (the tracker was in use: framing off)";
-    return 1;
+  if (p->why == NULL)
+    p->why = read_send (a, flags, p);
+  if (p->why == NULL) {
+    p->why = plan_end (fd, p->entry, p);
+    p->more = p->why == end_text (SB_FRAMING_END_HEADER);
   }
-  p->why = end_text (sb_framing_send_ends (f, iov, iovcnt));
-  sb_slot_leave (slot, SB_SLOT_OUT);
-  p->more = p->why == end_text (SB_FRAMING_END_HEADER);
   return 1;
 }
 
-static size_t
-iov_bytes (const struct iovec *iov, int iovcnt)
+/* The iovecs of the send A that the kernel accepted (it returned more
+ * than 0): the library's copy if it made one, else the program's own,
+ * which the kernel has just read.  ONE holds a single buffer's.
+ */
+static const struct iovec *
+accepted_iov (const struct sb_send_plan *p, const struct sb_send_args *a,
+              struct iovec *one, int *iovcnt)
 {
-  size_t n = 0;
-
-  for (int i = 0; iov && i < iovcnt; i++)
-    n += iov[i].iov_len;
-  return n;
+  if (p->iovcnt > 0) {
+    *iovcnt = p->iovcnt;
+    return p->iov;
+  }
+  switch (a->form) {
+  case SB_SEND_BUF:
+    *one = (struct iovec) { (void *) (uintptr_t) a->buf, a->len };
+    *iovcnt = 1;
+    return one;
+  case SB_SEND_IOV:
+    *iovcnt = a->iovcnt;
+    return a->iov;
+  default:
+    *iovcnt = (int) a->msg->msg_iovlen;
+    return a->msg->msg_iov;
+  }
 }
 
-/* Feed the N bytes of IOV that went out to the tracker of FD (entry E). */
+/* Windows read after a write() or writev() before the tracker gives up
+ * on it: each is a system call, and a write with more headers than this
+ * is not one a program splits to be corked.
+ */
+#define FEED_WINDOWS 16
+
+/* Feed the N bytes of IOV that went out to the tracker F of FD (entry
+ * E, owning its sending side): straight from IOV, or through W where
+ * only the kernel may read them.  With W, bytes it misses are read (not
+ * owning the tracker: a read is a system call) and the feed goes on.
+ * Returns the tracker, or NULL if it was lost.
+ */
+static struct sb_framing *
+feed_bytes (int fd, uint32_t e, struct sb_framing *f, const struct iovec *iov,
+            int iovcnt, size_t n, struct sb_peek_window *w)
+{
+  int slot = SB_FD_SLOT (e);
+  size_t at;
+
+  if (w == NULL) {
+    sb_framing_sent (f, iov, iovcnt, n);
+    return f;
+  }
+  at = sb_framing_sent_read (f, iov, iovcnt, 0, n, sb_peek_read, w);
+  for (int k = 0; at < n; k++) {
+    sb_slot_leave (slot, SB_SLOT_OUT);
+    if (k == FEED_WINDOWS || !w->missed || !sb_peek_fill (w)) {
+      sb_slot_abandon (slot, SB_FD_GEN (e), SB_FRAMING_OFF_UNREADABLE);
+      drop_slot (fd, e, "header bytes it could not read");
+      return NULL;
+    }
+    f = sb_slot_enter (slot, SB_FD_GEN (e), SB_SLOT_OUT);
+    if (f == NULL) {
+      lose (fd, e);
+      return NULL;
+    }
+    at = sb_framing_sent_read (f, iov, iovcnt, at, n, sb_peek_read, w);
+  }
+  return f;
+}
+
+/* Feed the N bytes of IOV that went out (read through W if not NULL)
+ * to the tracker of FD (entry E); IOV NULL: N bytes moved unseen.
+ */
 static void
-feed_sent (int fd, uint32_t e, const struct iovec *iov, int iovcnt, size_t n)
+feed_sent (int fd, uint32_t e, const struct iovec *iov, int iovcnt, size_t n,
+           struct sb_peek_window *w)
 {
   int slot = SB_FD_SLOT (e), seen;
   const char *off = NULL;
@@ -180,9 +331,11 @@ feed_sent (int fd, uint32_t e, const struct iovec *iov, int iovcnt, size_t n)
     return;
   }
   if (iov)
-    sb_framing_sent (f, iov, iovcnt, n);
+    f = feed_bytes (fd, e, f, iov, iovcnt, n, w);
   else
     sb_framing_unseen (f, true, n);
+  if (f == NULL)
+    return;
   if (sb_framing_needs_reads (f))
     sb_slot_attach_reads (slot, f);
   seen = sb_framing_nbd_seen (f);
@@ -192,18 +345,69 @@ feed_sent (int fd, uint32_t e, const struct iovec *iov, int iovcnt, size_t n)
   follow_up (fd, e, seen, off);
 }
 
+/* The length of the send A that returned R, for the trace; false if
+ * it is not known without reading what the kernel may have refused.
+ */
+static bool
+send_length (const struct sb_send_plan *p, const struct sb_send_args *a,
+             ssize_t r, size_t *len)
+{
+  struct iovec one;
+  const struct iovec *iov;
+  int n;
+
+  *len = 0;
+  if (p->iovcnt > 0 || a->form == SB_SEND_BUF) {
+    *len = p->iovcnt > 0 ? p->total : a->len;
+    return true;
+  }
+  if (r < 0)
+    return false;
+  iov = accepted_iov (p, a, &one, &n);
+  for (int i = 0; iov && i < n; i++)
+    *len += iov[i].iov_len;
+  return true;
+}
+
+/* Feed the N bytes of the send A (planned in P) that the kernel took.
+ * Those of a send()-like call it has read; those of a write() or
+ * writev() that was not made a send it may not have, so they are read
+ * through the kernel, from the window the plan filled if it holds them.
+ */
+static void
+feed_accepted (int fd, struct sb_send_plan *p, const struct sb_send_args *a,
+               size_t n)
+{
+  struct iovec one;
+  int iovcnt;
+  const struct iovec *iov = accepted_iov (p, a, &one, &iovcnt);
+
+  if (!a->any_fd || p->more) {
+    feed_sent (fd, p->entry, iov, iovcnt, n, NULL);
+    return;
+  }
+  if (p->iovcnt == 0)
+    sb_peek_window_init (&p->window, iov, iovcnt, n);
+  feed_sent (fd, p->entry, iov, iovcnt, n, &p->window);
+}
+
 void
-sb_cork_sent (int fd, const struct sb_send_plan *p, const struct iovec *iov,
-              int iovcnt, ssize_t r)
+sb_cork_sent (int fd, struct sb_send_plan *p,
+              const struct sb_send_args *a, ssize_t r)
 {
   uint32_t e = p->entry;
+  size_t len;
 
-  if (sb_tracing ())
-    sb_trace_io (fd, e, p->call, iov_bytes (iov, iovcnt), r, errno, p->why);
+  if (sb_tracing ()) {
+    if (a && send_length (p, a, r, &len))
+      sb_trace_io (fd, e, p->call, len, r, errno, p->why);
+    else
+      sb_trace_call (fd, e, p->call, r, errno, p->why);
+  }
   if (e & SB_FD_TUNED)
     sb_stats_count (fd, r, p->more);
-  if (SB_FD_SLOT (e) >= 0 && r > 0)
-    feed_sent (fd, e, iov, iovcnt, (size_t) r);
+  if (SB_FD_SLOT (e) >= 0 && r > 0 && a)
+    feed_accepted (fd, p, a, (size_t) r);
 }
 
 /* FD's tracker is a client past its handshake: from now on its receive
@@ -287,7 +491,7 @@ sb_cork_unseen (int fd, const char *call, bool sending, ssize_t r)
   if (SB_FD_SLOT (e) < 0 || r <= 0)
     return;
   if (sending)
-    feed_sent (fd, e, NULL, 0, (size_t) r);
+    feed_sent (fd, e, NULL, 0, (size_t) r, NULL);
   else if (wants_input (e))
     feed_received (fd, e, NULL, 0, (size_t) r);
 }

@@ -3,6 +3,7 @@
  * table lookup.  On a followed TCP socket a write that ends right after an
  * NBD header gets MSG_MORE; write/writev then become send/sendmsg, and
  * fall back to the plain call if the fd turns out not to be a socket.
+ * The bytes are read ahead of the call only through the kernel (peek.c).
  * sendmmsg is followed message by message and never corked; sendfile and
  * splice move bytes the library cannot read, which it counts.
  */
@@ -30,13 +31,16 @@
  */
 #define SB_SLOW_PATH static __attribute__ ((noinline))
 
-/* Finish a planned send that returned R: keep errno as the call left it. */
+/* Finish the planned send A that returned R: keep errno as the call
+ * left it.
+ */
 static ssize_t
-finish (int fd, struct sb_send_plan *p, const struct iovec *iov, int iovcnt,
+finish (int fd, struct sb_send_plan *p, const struct sb_send_args *a,
         ssize_t r)
 {
   int saved = errno;
-  sb_cork_sent (fd, p, iov, iovcnt, r);
+
+  sb_cork_sent (fd, p, a, r);
   errno = saved;
   return r;
 }
@@ -44,25 +48,25 @@ finish (int fd, struct sb_send_plan *p, const struct iovec *iov, int iovcnt,
 SB_SLOW_PATH ssize_t
 sb_send (int fd, const void *buf, size_t len, int flags)
 {
-  struct iovec iov = { (void *) (uintptr_t) buf, len };
+  struct sb_send_args a = { .form = SB_SEND_BUF, .buf = buf, .len = len };
   struct sb_send_plan p;
 
-  if (!sb_cork_plan (fd, "send", &iov, 1, flags, &p))
+  if (!sb_cork_plan (fd, "send", &a, flags, &p))
     return SB_REAL_CALL (send, fd, buf, len, flags);
-  return finish (fd, &p, &iov, 1, SB_REAL_CALL (send, fd, buf, len,
-                                                 flags | (p.more ? MSG_MORE : 0)));
+  return finish (fd, &p, &a, SB_REAL_CALL (send, fd, buf, len,
+                                           flags | (p.more ? MSG_MORE : 0)));
 }
 
 SB_SLOW_PATH ssize_t
 sb_sendto (int fd, const void *buf, size_t len, int flags,
            const struct sockaddr *addr, socklen_t alen)
 {
-  struct iovec iov = { (void *) (uintptr_t) buf, len };
+  struct sb_send_args a = { .form = SB_SEND_BUF, .buf = buf, .len = len };
   struct sb_send_plan p;
 
-  if (!sb_cork_plan (fd, "sendto", &iov, 1, flags, &p))
+  if (!sb_cork_plan (fd, "sendto", &a, flags, &p))
     return SB_REAL_CALL (sendto, fd, buf, len, flags, addr, alen);
-  return finish (fd, &p, &iov, 1,
+  return finish (fd, &p, &a,
                  SB_REAL_CALL (sendto, fd, buf, len,
                                flags | (p.more ? MSG_MORE : 0), addr, alen));
 }
@@ -70,58 +74,70 @@ sb_sendto (int fd, const void *buf, size_t len, int flags,
 SB_SLOW_PATH ssize_t
 sb_sendmsg (int fd, const struct msghdr *msg, int flags)
 {
+  struct sb_send_args a = { .form = SB_SEND_MSG, .msg = msg };
   struct sb_send_plan p;
 
-  if (msg == NULL || !sb_cork_plan (fd, "sendmsg", msg->msg_iov,
-                                    (int) msg->msg_iovlen, flags, &p))
+  if (!sb_cork_plan (fd, "sendmsg", &a, flags, &p))
     return SB_REAL_CALL (sendmsg, fd, msg, flags);
-  return finish (fd, &p, msg->msg_iov, (int) msg->msg_iovlen,
-                 SB_REAL_CALL (sendmsg, fd, msg,
-                               flags | (p.more ? MSG_MORE : 0)));
+  return finish (fd, &p, &a, SB_REAL_CALL (sendmsg, fd, msg,
+                                           flags | (p.more ? MSG_MORE : 0)));
+}
+
+/* The corked form of write() or writev() (send or sendmsg with
+ * MSG_MORE) failed with ENOTSOCK: the descriptor is no longer the socket
+ * the library knew (closed by a call it cannot see, its number reused).
+ * Forget it and make the plain call, with the program's errno back.
+ */
+static void
+not_a_socket (int fd, const char *call, int caller_errno)
+{
+  sb_cork_not_socket (fd, call);
+  errno = caller_errno;
 }
 
 SB_SLOW_PATH ssize_t
 sb_write (int fd, const void *buf, size_t len)
 {
-  struct iovec iov = { (void *) (uintptr_t) buf, len };
+  struct sb_send_args a = { .form = SB_SEND_BUF, .buf = buf, .len = len,
+                            .any_fd = true };
   struct sb_send_plan p;
+  int caller_errno = errno;
   ssize_t r;
 
-  if (!sb_cork_plan (fd, "write", &iov, 1, 0, &p))
+  if (!sb_cork_plan (fd, "write", &a, 0, &p))
     return SB_REAL_CALL (write, fd, buf, len);
-  if (p.more) {
-    r = SB_REAL_CALL (send, fd, buf, len, MSG_MORE);
-    if (r >= 0 || errno != ENOTSOCK)
-      return finish (fd, &p, &iov, 1, r);
-    sb_cork_not_socket (fd, "write");
-  }
-  else {
-    r = SB_REAL_CALL (write, fd, buf, len);
-    return finish (fd, &p, &iov, 1, r);
-  }
+  if (!p.more)
+    return finish (fd, &p, &a, SB_REAL_CALL (write, fd, buf, len));
+  r = SB_REAL_CALL (send, fd, buf, len, MSG_MORE);
+  if (r >= 0 || errno != ENOTSOCK)
+    return finish (fd, &p, &a, r);
+  not_a_socket (fd, "write", caller_errno);
   return SB_REAL_CALL (write, fd, buf, len);
 }
 
+/* A writev planned for MSG_MORE has 1 to SB_PEEK_IOV_MAX pieces (far
+ * below IOV_MAX), so sendmsg answers it as writev would.
+ */
 SB_SLOW_PATH ssize_t
 sb_writev (int fd, const struct iovec *iov, int iovcnt)
 {
+  struct sb_send_args a = { .form = SB_SEND_IOV, .iov = iov,
+                            .iovcnt = iovcnt, .any_fd = true };
   struct sb_send_plan p;
+  struct msghdr m;
+  int caller_errno = errno;
   ssize_t r;
 
-  if (iovcnt < 0 || !sb_cork_plan (fd, "writev", iov, iovcnt, 0, &p))
+  if (!sb_cork_plan (fd, "writev", &a, 0, &p))
     return SB_REAL_CALL (writev, fd, iov, iovcnt);
-  if (p.more) {
-    struct msghdr m = { .msg_iov = (struct iovec *) (uintptr_t) iov,
+  if (!p.more)
+    return finish (fd, &p, &a, SB_REAL_CALL (writev, fd, iov, iovcnt));
+  m = (struct msghdr) { .msg_iov = (struct iovec *) (uintptr_t) iov,
                         .msg_iovlen = (size_t) iovcnt };
-    r = SB_REAL_CALL (sendmsg, fd, &m, MSG_MORE);
-    if (r >= 0 || errno != ENOTSOCK)
-      return finish (fd, &p, iov, iovcnt, r);
-    sb_cork_not_socket (fd, "writev");
-  }
-  else {
-    r = SB_REAL_CALL (writev, fd, iov, iovcnt);
-    return finish (fd, &p, iov, iovcnt, r);
-  }
+  r = SB_REAL_CALL (sendmsg, fd, &m, MSG_MORE);
+  if (r >= 0 || errno != ENOTSOCK)
+    return finish (fd, &p, &a, r);
+  not_a_socket (fd, "writev", caller_errno);
   return SB_REAL_CALL (writev, fd, iov, iovcnt);
 }
 
@@ -132,17 +148,21 @@ sb_sendmmsg (int fd, struct mmsghdr *vec, unsigned vlen, int flags)
   struct sb_send_plan p;
   int r, saved;
 
-  if (vec == NULL || !sb_cork_plan_plain (fd, "sendmmsg", flags, &p))
+  if (!sb_cork_plan_plain (fd, "sendmmsg", flags, &p))
     return SB_REAL_CALL (sendmmsg, fd, vec, vlen, flags);
   if (p.why == NULL)
     p.why = "passed through (sendmmsg: never corked)";
   r = SB_REAL_CALL (sendmmsg, fd, vec, vlen, flags);
   saved = errno;
   if (r < 0)
-    sb_cork_sent (fd, &p, NULL, 0, r);
-  for (int i = 0; i < r; i++)
-    sb_cork_sent (fd, &p, vec[i].msg_hdr.msg_iov,
-                  (int) vec[i].msg_hdr.msg_iovlen, vec[i].msg_len);
+    sb_cork_sent (fd, &p, NULL, r);
+  /* The kernel wrote each msg_len: the first R entries are readable. */
+  for (int i = 0; i < r; i++) {
+    struct sb_send_args a = { .form = SB_SEND_IOV,
+                              .iov = vec[i].msg_hdr.msg_iov,
+                              .iovcnt = (int) vec[i].msg_hdr.msg_iovlen };
+    sb_cork_sent (fd, &p, &a, vec[i].msg_len);
+  }
   errno = saved;
   return r;
 }

@@ -59,6 +59,14 @@ struct sb_framing_ctx {
   unsigned nanswered;           /* dry run: READ cells it answered */
   int answered[SB_FRAMING_DRY_ANSWERS];
   bool gave_up;                 /* dry run: more READs answered than that */
+  /* Dry run: where header bytes come from (NULL: the iovecs themselves),
+   * the offset in the send of the bytes at hand, and whether a read
+   * failed (the pass stops there, with no answer).
+   */
+  sb_framing_read_fn *read;
+  void *read_ctx;
+  size_t pos;
+  bool unreadable;
 };
 
 static inline void

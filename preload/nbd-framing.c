@@ -136,9 +136,26 @@ claim_role (struct sb_framing_ctx *c)
 
 /* ---- Feeding bytes ---- */
 
+/* Copy N header bytes at P (offset c->pos of the send) to DST: straight
+ * from P, or through the pass's reader, which may fail.
+ */
+static bool
+take_bytes (struct sb_framing_ctx *c, uint8_t *dst, uintptr_t p, size_t n)
+{
+  if (c->read == NULL) {
+    memcpy (dst, (const void *) p, n);
+    return true;
+  }
+  if (c->read (c->read_ctx, c->pos, dst, n))
+    return true;
+  c->unreadable = true;
+  c->off = SB_FRAMING_OFF_UNSEEN;       /* stops the pass; never stored */
+  return false;
+}
+
 /* Gather up to N header bytes from P; return how many were taken. */
 static size_t
-gather (struct sb_framing_ctx *c, const uint8_t *p, size_t n)
+gather (struct sb_framing_ctx *c, uintptr_t p, size_t n)
 {
   struct sb_framing_dir *d = c->d;
   size_t k = (size_t) (d->need - d->have);
@@ -146,7 +163,8 @@ gather (struct sb_framing_ctx *c, const uint8_t *p, size_t n)
 
   if (k > n)
     k = n;
-  memcpy (d->hdr + from, p, k);
+  if (!take_bytes (c, d->hdr + from, p, k))
+    return 0;
   d->have = (uint8_t) (from + k);
   c->off = check_bytes (d, from, d->have);
   /* NBDMAGIC alone decides the role, whatever follows it. */
@@ -161,8 +179,11 @@ gather (struct sb_framing_ctx *c, const uint8_t *p, size_t n)
   return k;
 }
 
+/* Feed the N bytes at P (an address: in a pass with a reader it is
+ * never loaded from); payload bytes are skipped, never looked at.
+ */
 static void
-feed (struct sb_framing_ctx *c, const uint8_t *p, size_t n)
+feed (struct sb_framing_ctx *c, uintptr_t p, size_t n)
 {
   struct sb_framing_dir *d = c->d;
   size_t k;
@@ -179,19 +200,26 @@ feed (struct sb_framing_ctx *c, const uint8_t *p, size_t n)
     }
     p += k;
     n -= k;
+    c->pos += k;
   }
 }
 
+/* Feed bytes FROM to NBYTES of the send IOV. */
 static void
-feed_iov (struct sb_framing_ctx *c, const struct iovec *iov, int iovcnt, size_t nbytes)
+feed_iov (struct sb_framing_ctx *c, const struct iovec *iov, int iovcnt,
+          size_t from, size_t nbytes)
 {
-  int i;
+  size_t at = 0;
 
-  for (i = 0; i < iovcnt && nbytes > 0 && !c->off; i++) {
-    size_t n = iov[i].iov_len < nbytes ? iov[i].iov_len : nbytes;
-    if (n > 0)
-      feed (c, iov[i].iov_base, n);
-    nbytes -= n;
+  c->pos = from;
+  for (int i = 0; i < iovcnt && at < nbytes && !c->off; i++) {
+    size_t len = iov[i].iov_len, end = at + len < at ? SIZE_MAX : at + len;
+    if (end > c->pos) {
+      size_t skip = c->pos - at;
+      feed (c, (uintptr_t) iov[i].iov_base + skip,
+            (end < nbytes ? end : nbytes) - c->pos);
+    }
+    at = end;
   }
 }
 
@@ -211,26 +239,43 @@ start (struct sb_framing_ctx *c, const struct sb_framing *f,
   c->s2c = sending == (c->role == SB_FRAMING_ROLE_SERVER);
 }
 
-static void
+/* A real pass over bytes FROM to NBYTES of IOV on F's side D; where it
+ * stopped (NBYTES, or the offset of bytes READ could not give).
+ */
+static size_t
 track (struct sb_framing *f, struct sb_framing_dir *d,
-       const struct iovec *iov, int iovcnt, size_t nbytes)
+       const struct iovec *iov, int iovcnt, size_t from, size_t nbytes,
+       sb_framing_read_fn *read, void *ctx)
 {
   struct sb_framing_ctx c;
 
   if (sb_framing_is_off (f))
-    return;
+    return nbytes;
   start (&c, f, d, d == &f->out);
   c.w = f;
-  feed_iov (&c, iov, iovcnt, nbytes);
+  c.read = read;
+  c.read_ctx = ctx;
+  feed_iov (&c, iov, iovcnt, from, nbytes);
+  if (c.unreadable)
+    return c.pos;
   if (c.off)
     sb_framing_abandon (f, c.off);
+  return nbytes;
 }
 
 void
 sb_framing_sent (struct sb_framing *f, const struct iovec *iov, int iovcnt,
                  size_t nbytes)
 {
-  track (f, &f->out, iov, iovcnt, nbytes);
+  track (f, &f->out, iov, iovcnt, 0, nbytes, NULL, NULL);
+}
+
+size_t
+sb_framing_sent_read (struct sb_framing *f, const struct iovec *iov,
+                      int iovcnt, size_t from, size_t nbytes,
+                      sb_framing_read_fn *read, void *ctx)
+{
+  return track (f, &f->out, iov, iovcnt, from, nbytes, read, ctx);
 }
 
 void
@@ -238,7 +283,7 @@ sb_framing_received (struct sb_framing *f, const struct iovec *iov,
                      int iovcnt, size_t nbytes)
 {
   if (sb_framing_wants_input (f))
-    track (f, &f->in, iov, iovcnt, nbytes);
+    track (f, &f->in, iov, iovcnt, 0, nbytes, NULL, NULL);
 }
 
 void
@@ -259,7 +304,7 @@ sb_framing_unseen (struct sb_framing *f, bool sending, size_t nbytes)
  */
 enum sb_framing_end
 sb_framing_send_ends (const struct sb_framing *f, const struct iovec *iov,
-                      int iovcnt)
+                      int iovcnt, sb_framing_read_fn *read, void *ctx)
 {
   struct sb_framing_dir d;
   struct sb_framing_ctx c;
@@ -268,7 +313,11 @@ sb_framing_send_ends (const struct sb_framing *f, const struct iovec *iov,
     return SB_FRAMING_END_OFF;
   d = f->out;
   start (&c, f, &d, true);
-  feed_iov (&c, iov, iovcnt, SIZE_MAX);
+  c.read = read;
+  c.read_ctx = ctx;
+  feed_iov (&c, iov, iovcnt, 0, SIZE_MAX);
+  if (c.unreadable)
+    return SB_FRAMING_END_UNREADABLE;
   if (c.gave_up)
     return SB_FRAMING_END_UNKNOWN;
   if (c.off)
@@ -284,7 +333,8 @@ bool
 sb_framing_wants_more (const struct sb_framing *f, const struct iovec *iov,
                        int iovcnt)
 {
-  return sb_framing_send_ends (f, iov, iovcnt) == SB_FRAMING_END_HEADER;
+  return sb_framing_send_ends (f, iov, iovcnt, NULL, NULL)
+    == SB_FRAMING_END_HEADER;
 }
 
 /* ---- Queries ---- */
@@ -358,6 +408,9 @@ sb_framing_off_reason (const struct sb_framing *f)
     return "a call it could not follow (another thread or a signal handler "
       "was inside the tracker)";
   case SB_FRAMING_OFF_NO_TABLE: return "no table for the READs in flight";
+  case SB_FRAMING_OFF_UNREADABLE:
+    return "header bytes it could not read (a write the descriptor took "
+      "unread, or too many headers in one write)";
   default: return "unknown reason";
   }
 }

@@ -77,6 +77,7 @@ enum sb_framing_off {
   SB_FRAMING_OFF_UNSEEN,        /* bytes it could not read where a header was due */
   SB_FRAMING_OFF_BUSY,          /* bytes it could not be fed (tracker in use) */
   SB_FRAMING_OFF_NO_TABLE,      /* a READ in flight and no table for it */
+  SB_FRAMING_OFF_UNREADABLE,    /* header bytes a descriptor took unread */
 };
 
 /* One direction of the stream: a header being gathered or a payload
@@ -118,6 +119,14 @@ struct sb_framing {
   struct sb_reads *_Atomic reads; /* READs in flight (server, simple replies) */
 };
 
+/* How a pass reads the header bytes of a send it may not load itself
+ * (one not made yet, or made with a call that a file or device takes
+ * too): copy the LEN bytes at offset OFF of the send into DST, or return
+ * false where they cannot be read.  Payload bytes are never asked for.
+ */
+typedef bool sb_framing_read_fn (void *ctx, size_t off, void *dst,
+                                 size_t len);
+
 /* Bytes that actually went out / came in: the first NBYTES of IOV
  * (NBYTES may be less than the iovecs hold, after a partial write or a
  * short read).  Never feed bytes only peeked at (MSG_PEEK).
@@ -127,6 +136,16 @@ extern void sb_framing_sent (struct sb_framing *f, const struct iovec *iov,
 extern void sb_framing_received (struct sb_framing *f,
                                  const struct iovec *iov, int iovcnt,
                                  size_t nbytes);
+
+/* sb_framing_sent for bytes FROM to NBYTES of IOV whose header bytes may
+ * only be read through READ (below).  Returns NBYTES once they are all
+ * fed, or the offset of the first byte READ could not give: the caller
+ * makes it readable and goes on from there.
+ */
+extern size_t sb_framing_sent_read (struct sb_framing *f,
+                                    const struct iovec *iov, int iovcnt,
+                                    size_t from, size_t nbytes,
+                                    sb_framing_read_fn *read, void *ctx);
 
 /* NBYTES went out (SENDING) or came in without the tracker seeing them
  * (sendfile, splice): fine inside a payload, which they shorten; where a
@@ -143,14 +162,20 @@ enum sb_framing_end {
   SB_FRAMING_END_HEADER,        /* right after a header: MSG_MORE is right */
   SB_FRAMING_END_UNKNOWN,       /* too many READs answered in one send to
                                    follow ahead of it */
+  SB_FRAMING_END_UNREADABLE,    /* header bytes that READ could not read */
 };
 
-/* Where a send of all of IOV would end.  Does not change F.  Cost:
- * O(iovcnt + headers in IOV); payload bytes are never read.
+/* Where a send of all of IOV would end.  Does not change F.  IOV gives
+ * the lengths; the header bytes come from READ (with CTX), or straight
+ * from IOV's buffers when READ is NULL.  Cost: O(iovcnt + headers in
+ * IOV); payload bytes are never read, so a send that stays inside a
+ * payload reads nothing at all.
  */
 extern enum sb_framing_end sb_framing_send_ends (const struct sb_framing *f,
                                                  const struct iovec *iov,
-                                                 int iovcnt);
+                                                 int iovcnt,
+                                                 sb_framing_read_fn *read,
+                                                 void *ctx);
 
 /* True iff MSG_MORE is right for a send of all of IOV (it would end
  * right after a header): the invariant above.

@@ -35,6 +35,17 @@ sb_track_adopt (void)
   atomic_store (&owner, getpid ());
 }
 
+pid_t
+sb_track_owner (void)
+{
+  pid_t p = atomic_load_explicit (&owner, memory_order_relaxed);
+
+  /* A hook run before the constructor (from another library's). */
+  if (p == 0)
+    p = getpid ();
+  return p;
+}
+
 bool
 sb_track_foreign (void)
 {

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* The tables belong to the process that loaded the library (or forked
  * from it): record it.  From the constructor and the fork handler.
@@ -19,6 +20,11 @@ extern void sb_track_adopt (void);
  * the tables alone.  Costs a getpid system call.
  */
 extern bool sb_track_foreign (void);
+
+/* The process the tables belong to.  A vfork child shares its memory,
+ * so reading the program's memory through this id is right there too.
+ */
+extern pid_t sb_track_owner (void);
 
 /* FD now holds a new object described by ENTRY (nothing in a foreign
  * process).

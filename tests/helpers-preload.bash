@@ -90,3 +90,19 @@ unix_tbs_four_all () {
   local tb=$1 how=$2
   printf 'pair %s %s \n%s %s\nconnect %s' "$tb" "$tb" "$how" "$tb" "$tb"
 }
+
+PRELOAD_EDGE_CALLS=$SB_BUILD/tests/progs/preload-edge-calls
+
+# Run preload-edge-calls MODE plain, then under the library with ENV...:
+# the outputs must be identical.  Leaves the plain output in $output.
+edge_calls_agree () {
+  local mode=$1 plain; shift
+  run "$PRELOAD_EDGE_CALLS" "$mode"
+  assert_success
+  plain=$output
+  run env LD_PRELOAD="$(preload_value)" SOCKBOOST_DEBUG=0 "$@" \
+    "$PRELOAD_EDGE_CALLS" "$mode"
+  assert_success
+  assert_output "$plain"
+  output=$plain
+}
