@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
@@ -13,6 +15,7 @@
 #include "cork.h"
 #include "fdtable.h"
 #include "log.h"
+#include "real.h"
 #include "slots.h"
 #include "stats.h"
 #include "trace.h"
@@ -55,6 +58,39 @@ follow_up (int fd, uint32_t e, int seen, const char *off_reason)
     drop_slot (fd, e, off_reason);
 }
 
+/* Let go of the header the library's MSG_MORE holds on FD (entry E), as
+ * if it had gone out plainly.  The kernel ignores a program's MSG_MORE
+ * while earlier bytes are unacknowledged (autocorking), so a payload
+ * piece sent with MSG_MORE after a plain header leaves anyway; after a
+ * held header it would be held too, for the kernel's 200 ms, where the
+ * program sends nothing more.  Unsetting TCP_CORK (which the program
+ * has not set: the library corks nothing then) pushes what is queued
+ * and changes no option.
+ */
+static void
+release_held (int fd, uint32_t e)
+{
+  int slot = SB_FD_SLOT (e), off = 0, saved = errno;
+  struct sb_framing *f;
+  bool held;
+
+  if (slot < 0 || (f = sb_slot_enter (slot, SB_FD_GEN (e), SB_SLOT_OUT))
+      == NULL)
+    return;
+  held = f->out_held;
+  f->out_held = false;
+  sb_slot_leave (slot, SB_SLOT_OUT);
+  if (!held)
+    return;
+  if (sb_tracing ())
+    sb_log (SB_LOG_TRACE, "fd %d tcp: the program passes MSG_MORE itself: "
+            "the header the library held is let go", fd);
+  sb_real_ready ();
+  if (sb_real.setsockopt)
+    sb_real.setsockopt (fd, IPPROTO_TCP, TCP_CORK, &off, sizeof off);
+  errno = saved;
+}
+
 /* The program passed MSG_MORE on FD (entry E) itself: it corks its own
  * messages (libnbd, nbdkit), so from now on the library adds nothing
  * there, not even where the program left a flag out.  Returns the entry.
@@ -63,8 +99,10 @@ static uint32_t
 note_app_more (int fd, uint32_t e)
 {
   while (!(e & SB_FD_APPMORE) && (e & SB_FD_KINDS)) {
-    if (sb_fd_update (fd, e, e | SB_FD_APPMORE))
+    if (sb_fd_update (fd, e, e | SB_FD_APPMORE)) {
+      release_held (fd, e);
       return e | SB_FD_APPMORE;
+    }
     e = sb_fd_get (fd);
   }
   return e;
@@ -317,10 +355,11 @@ feed_bytes (int fd, uint32_t e, struct sb_framing *f, const struct iovec *iov,
 
 /* Feed the N bytes of IOV that went out (read through W if not NULL)
  * to the tracker of FD (entry E); IOV NULL: N bytes moved unseen.
+ * HELD: the library's MSG_MORE now holds them.
  */
 static void
 feed_sent (int fd, uint32_t e, const struct iovec *iov, int iovcnt, size_t n,
-           struct sb_peek_window *w)
+           struct sb_peek_window *w, bool held)
 {
   int slot = SB_FD_SLOT (e), seen;
   const char *off = NULL;
@@ -336,6 +375,7 @@ feed_sent (int fd, uint32_t e, const struct iovec *iov, int iovcnt, size_t n,
     sb_framing_unseen (f, true, n);
   if (f == NULL)
     return;
+  f->out_held = held;
   if (sb_framing_needs_reads (f))
     sb_slot_attach_reads (slot, f);
   seen = sb_framing_nbd_seen (f);
@@ -381,14 +421,15 @@ feed_accepted (int fd, struct sb_send_plan *p, const struct sb_send_args *a,
   struct iovec one;
   int iovcnt;
   const struct iovec *iov = accepted_iov (p, a, &one, &iovcnt);
+  bool held = p->more && n == p->total;
 
   if (!a->any_fd || p->more) {
-    feed_sent (fd, p->entry, iov, iovcnt, n, NULL);
+    feed_sent (fd, p->entry, iov, iovcnt, n, NULL, held);
     return;
   }
   if (p->iovcnt == 0)
     sb_peek_window_init (&p->window, iov, iovcnt, n);
-  feed_sent (fd, p->entry, iov, iovcnt, n, &p->window);
+  feed_sent (fd, p->entry, iov, iovcnt, n, &p->window, false);
 }
 
 void
@@ -491,7 +532,7 @@ sb_cork_unseen (int fd, const char *call, bool sending, ssize_t r)
   if (SB_FD_SLOT (e) < 0 || r <= 0)
     return;
   if (sending)
-    feed_sent (fd, e, NULL, 0, (size_t) r, NULL);
+    feed_sent (fd, e, NULL, 0, (size_t) r, NULL, false);
   else if (wants_input (e))
     feed_received (fd, e, NULL, 0, (size_t) r);
 }

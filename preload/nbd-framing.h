@@ -116,6 +116,10 @@ struct sb_framing {
   _Atomic uint8_t state;        /* private flag bits: negotiated options */
   _Atomic uint8_t spoke;        /* private: which sides began a greeting */
   atomic_bool nbd_seen;         /* this end spoke NBD first (see below) */
+  /* Not the tracker's own: the library's MSG_MORE holds the bytes of
+   * the last send (cork.c), read and written with the outgoing side.
+   */
+  bool out_held;
   struct sb_reads *_Atomic reads; /* READs in flight (server, simple replies) */
 };
 
