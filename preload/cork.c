@@ -312,6 +312,12 @@ accepted_iov (const struct sb_send_plan *p, const struct sb_send_args *a,
   }
 }
 
+/* A program that sends each header with its payload (QEMU's sendmsg, our
+ * server) has nothing to cork: its tracker is given up, and its sends
+ * take the fast path from then on, reading nothing ahead.
+ */
+#define WHOLE_MESSAGES "the program sends whole NBD messages: nothing to cork"
+
 /* Windows read after a write() or writev() before the tracker gives up
  * on it: each is a system call, and a write with more headers than this
  * is not one a program splits to be corked.
@@ -381,6 +387,8 @@ feed_sent (int fd, uint32_t e, const struct iovec *iov, int iovcnt, size_t n,
   seen = sb_framing_nbd_seen (f);
   if (sb_framing_is_off (f))
     off = sb_framing_off_reason (f);
+  else if (sb_framing_joins (f) && !(e & SB_FD_CANDIDATE))
+    off = WHOLE_MESSAGES;
   sb_slot_leave (slot, SB_SLOT_OUT);
   follow_up (fd, e, seen, off);
 }

@@ -35,13 +35,17 @@ end_plain (struct sb_framing_ctx *c, uint64_t payload)
 
 /* The same for a header whose magic was checked: MSG_MORE is right while
  * the pass ends after it, or within the first LEAD bytes of its payload
- * (fixed fields that a program writes with the header).
+ * (fixed fields that a program writes with the header).  DATA: the
+ * payload is a READ's or a WRITE's data, which a program that writes
+ * headers apart writes apart.
  */
 static uint8_t
-end_checked (struct sb_framing_ctx *c, uint64_t payload, uint64_t lead)
+end_checked (struct sb_framing_ctx *c, uint64_t payload, uint64_t lead,
+             bool data)
 {
   end_plain (c, payload);
   c->header_ended = true;
+  c->data_payload = data;
   c->more_min = payload > lead ? payload - lead : 1;
   return SB_FRAMING_ON;
 }
@@ -85,7 +89,7 @@ done_option (struct sb_framing_ctx *c)
     sb_framing_set_state (c, ST_EXPORT_NAME);
   if (c->w && c->sending)
     atomic_store_explicit (&c->w->nbd_seen, true, memory_order_relaxed);
-  return end_checked (c, len, 0);
+  return end_checked (c, len, 0, false);
 }
 
 /* An ACK switches on what its option asked for. */
@@ -116,7 +120,7 @@ done_opt_reply (struct sb_framing_ctx *c)
     return SB_FRAMING_OFF_BAD_LENGTH;
   if (type == NBD_REP_ACK)
     off = apply_ack (c, option);
-  return off ? off : end_checked (c, len, 0);
+  return off ? off : end_checked (c, len, 0, false);
 }
 
 static uint8_t
@@ -154,7 +158,8 @@ done_request (struct sb_framing_ctx *c, bool ext)
   if (type == NBD_CMD_READ && c->w && c->role == SB_FRAMING_ROLE_SERVER
       && sb_framing_simple_mode (c->state))
     off = sb_framing_reads_add (c, cookie, (uint32_t) len);
-  return off ? off : end_checked (c, data ? len : 0, 0);
+  return off ? off : end_checked (c, data ? len : 0, 0,
+                                  type == NBD_CMD_WRITE);
 }
 
 /* The magic says which reply header this is, if it was agreed on. */
@@ -193,7 +198,8 @@ done_simple (struct sb_framing_ctx *c)
 
   if (sb_framing_simple_mode (c->state))
     off = sb_framing_reads_answer (c, cookie, &len);
-  return off ? off : end_checked (c, error == NBD_SUCCESS ? len : 0, 0);
+  return off ? off : end_checked (c, error == NBD_SUCCESS ? len : 0, 0,
+                                  len > 0);
 }
 
 /* The fixed fields at the start of a chunk's payload, which a program
@@ -229,7 +235,8 @@ done_chunk (struct sb_framing_ctx *c, bool ext)
 
   if (len > MAX_PAYLOAD)
     return SB_FRAMING_OFF_BAD_LENGTH;
-  return end_checked (c, len, chunk_lead (type));
+  return end_checked (c, len, chunk_lead (type),
+                      type == NBD_REPLY_TYPE_OFFSET_DATA);
 }
 
 uint8_t

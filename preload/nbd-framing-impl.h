@@ -56,6 +56,7 @@ struct sb_framing_ctx {
    */
   bool header_ended;
   uint64_t more_min;
+  bool data_payload;            /* that payload is a READ's or WRITE's data */
   unsigned nanswered;           /* dry run: READ cells it answered */
   int answered[SB_FRAMING_DRY_ANSWERS];
   bool gave_up;                 /* dry run: more READs answered than that */

@@ -179,6 +179,18 @@ gather (struct sb_framing_ctx *c, uintptr_t p, size_t n)
   return k;
 }
 
+/* A real pass on the outgoing side carried a READ's or WRITE's data
+ * with its header: in transmission, the program writes whole messages
+ * (servers that write the data apart may still build a small reply,
+ * such as block status, in one piece: that says nothing).
+ */
+static void
+note_joined (struct sb_framing_ctx *c)
+{
+  if (c->w && c->sending && (c->state & ST_TRANSMISSION))
+    atomic_store_explicit (&c->w->joins, true, memory_order_relaxed);
+}
+
 /* Feed the N bytes at P (an address: in a pass with a reader it is
  * never loaded from); payload bytes are skipped, never looked at.
  */
@@ -192,6 +204,8 @@ feed (struct sb_framing_ctx *c, uintptr_t p, size_t n)
     if (d->remaining > 0) {
       k = d->remaining < n ? (size_t) d->remaining : n;
       d->remaining -= k;
+      if (c->header_ended && c->data_payload && d->remaining < c->more_min)
+        note_joined (c);
     }
     else {
       if (d->need == 0 && !begin_message (c))
@@ -370,6 +384,12 @@ enum sb_framing_role
 sb_framing_role (const struct sb_framing *f)
 {
   return (enum sb_framing_role) atomic_load (&f->role);
+}
+
+bool
+sb_framing_joins (const struct sb_framing *f)
+{
+  return atomic_load_explicit (&f->joins, memory_order_relaxed);
 }
 
 bool

@@ -116,6 +116,7 @@ struct sb_framing {
   _Atomic uint8_t state;        /* private flag bits: negotiated options */
   _Atomic uint8_t spoke;        /* private: which sides began a greeting */
   atomic_bool nbd_seen;         /* this end spoke NBD first (see below) */
+  atomic_bool joins;            /* this end sent a header with its payload */
   /* Not the tracker's own: the library's MSG_MORE holds the bytes of
    * the last send (cork.c), read and written with the outgoing side.
    */
@@ -206,6 +207,13 @@ extern enum sb_framing_role sb_framing_role (const struct sb_framing *f);
  * tracker turns off later.
  */
 extern bool sb_framing_nbd_seen (const struct sb_framing *f);
+
+/* In transmission this end sent a header and the data of a READ or a
+ * WRITE (past the fixed fields that go with the header) in one send: a
+ * program that writes whole messages, which MSG_MORE would not help.
+ * It stays set.
+ */
+extern bool sb_framing_joins (const struct sb_framing *f);
 
 /* A server follows READ lengths in simple-reply mode only with a table:
  * true while F is a server that has none yet.
