@@ -3,6 +3,7 @@
 descriptor of /proc/PID, its program opened, never named again; and
 sockboostlib.capabilities, whether it may force a send buffer."""
 
+import json
 import mmap
 import os
 import shutil
@@ -96,6 +97,60 @@ class Others(unittest.TestCase):
             self.assertIsNone(p.nbd_program())
 
 
+# Run as pid 1 of a pid namespace of its own: a child is asked about,
+# ends, and its pid is given to a second child holding sockets
+# (ns_last_pid); what is asked of the first must not answer for the
+# second.
+PID_REUSE = """
+import json, os, socket, sys
+from sockboostlib.process import Process
+
+def child(hold_sockets):
+    ready, done = os.pipe(), os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        held = socket.socketpair() if hold_sockets else None
+        os.write(ready[1], b"x")
+        os.read(done[0], 1)
+        os._exit(0)
+    os.read(ready[0], 1)
+    return pid
+
+first = child(False)
+p = Process(first)
+os.kill(first, 9)
+os.waitpid(first, 0)
+with open("/proc/sys/kernel/ns_last_pid", "w") as f:
+    f.write(str(first - 1))
+second = child(True)
+found = {"reused": second == first}
+with Process(second) as q:
+    found["second_sockets"] = len(q.sockets())
+for name in ("sockets", "may_force"):
+    try:
+        found[name] = repr(getattr(p, name)())
+    except OSError as e:
+        found[name] = type(e).__name__
+print(json.dumps(found))
+"""
+
+
+class PidReused(unittest.TestCase):
+    def test_a_gone_process_never_answers_for_the_next_one(self):
+        if os.geteuid() != 0 or not shutil.which("unshare"):
+            self.skipTest("needs root and unshare for a pid namespace")
+        tools = os.path.dirname(os.path.dirname(capabilities.__file__))
+        r = subprocess.run(["unshare", "-p", "-f", "-m", "--mount-proc",
+                            sys.executable, "-c", PID_REUSE],
+                           env=dict(os.environ, PYTHONPATH=tools),
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        found = json.loads(r.stdout)
+        self.assertEqual(found, {"reused": True, "second_sockets": 2,
+                                 "sockets": "ProcessLookupError",
+                                 "may_force": "None"})
+
+
 class MayForce(unittest.TestCase):
     """The kernel's test for CAP_NET_ADMIN over a network namespace."""
 
@@ -105,12 +160,13 @@ class MayForce(unittest.TestCase):
             return p.may_force()
 
     def test_ours(self):
-        ours = capabilities.status_fields(os.getpid())[0]
         with Process(os.getpid()) as p:
+            ours = int(p.status_field("CapEff")[0], 16)
             self.assertEqual(p.may_force(), bool(ours >> 12 & 1))
 
     def test_dropped_or_in_a_namespace_of_its_own(self):
-        ours = capabilities.status_fields(os.getpid())[0]
+        with Process(os.getpid()) as p:
+            ours = int(p.status_field("CapEff")[0], 16)
         if not ours >> 12 & 1 or not shutil.which("setpriv") or \
                 subprocess.run(["unshare", "-U", "-r", "-n", "true"]
                                ).returncode:
@@ -122,7 +178,6 @@ class MayForce(unittest.TestCase):
         # owner is ours; with a network of its own, it owns it.
         self.assertFalse(self.force(["unshare", "-U", "-r"]))
         self.assertTrue(self.force(["unshare", "-U", "-r", "-n"]))
-        self.assertIsNone(capabilities.may_force(1 << 30))
 
 
 if __name__ == "__main__":

@@ -18,20 +18,6 @@ NS_GET_USERNS, NS_GET_PARENT, NS_GET_OWNER_UID = 0xb701, 0xb702, 0xb704
 CAP_NET_ADMIN = 12
 
 
-def status_fields(pid):
-    """CapEff and the effective uid from /proc/PID/status."""
-    cap_eff = euid = None
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("CapEff:"):
-                cap_eff = int(line.split()[1], 16)
-            elif line.startswith("Uid:"):
-                euid = int(line.split()[2])
-    if cap_eff is None or euid is None:
-        raise ValueError("/proc/%d/status lacks CapEff or Uid" % pid)
-    return cap_eff, euid
-
-
 def identity(fd):
     st = os.fstat(fd)
     return st.st_dev, st.st_ino
@@ -43,16 +29,17 @@ def owner_uid(fd):
     return struct.unpack("I", buf)[0]
 
 
-def may_force(pid):
-    """True or False, or None when PID's namespaces cannot be read (it
-    is gone, or not ours to inspect)."""
+def may_force(process):
+    """True or False for PROCESS (a process.Process), or None when its
+    namespaces cannot be read (it is gone, or not ours to inspect)."""
     fds = []
     try:
-        cap_eff, euid = status_fields(pid)
-        has_cap = bool(cap_eff >> CAP_NET_ADMIN & 1)
-        own = os.open("/proc/%d/ns/user" % pid, os.O_RDONLY | os.O_CLOEXEC)
+        cap_eff, uid = process.status("CapEff", "Uid")
+        has_cap = bool(int(cap_eff[0], 16) >> CAP_NET_ADMIN & 1)
+        euid = int(uid[1])
+        own = process.open("ns/user")
         fds.append(own)
-        net = os.open("/proc/%d/ns/net" % pid, os.O_RDONLY | os.O_CLOEXEC)
+        net = process.open("ns/net")
         fds.append(net)
         level = fcntl.ioctl(net, NS_GET_USERNS)
         fds.append(level)
@@ -63,12 +50,12 @@ def may_force(pid):
             try:
                 parent = fcntl.ioctl(level, NS_GET_PARENT)
             except OSError:
-                return False    # the top, or outside ours: not PID's
+                return False    # the top, or outside ours: not PROCESS's
             fds.append(parent)
             if identity(parent) == identity(own) and owner_uid(level) == euid:
                 return True
             level = parent
-    except (OSError, ValueError):
+    except (OSError, ValueError, IndexError):
         return None
     finally:
         for fd in fds:

@@ -83,13 +83,21 @@ class Process:
                 found.setdefault(name, value)
         return found
 
-    def status_field(self, name):
-        """The values of the NAME: line of /proc/PID/status."""
+    def status(self, *names):
+        """The values of each NAME: line of /proc/PID/status (one read)."""
+        found = {}
         for line in self.text("status").splitlines():
             key, _, values = line.partition(":")
-            if key == name:
-                return values.split()
-        raise ValueError("/proc/%d/status has no %s" % (self.pid, name))
+            found.setdefault(key, values.split())
+        missing = [name for name in names if name not in found]
+        if missing:
+            raise ValueError("/proc/%d/status has no %s" % (self.pid,
+                                                             missing[0]))
+        return [found[name] for name in names]
+
+    def status_field(self, name):
+        """The values of the NAME: line of /proc/PID/status."""
+        return self.status(name)[0]
 
     def uid(self):
         """Its effective uid."""
@@ -128,13 +136,31 @@ class Process:
         return any(" ".join(line.split()[3:5]) == want
                    for line in self.text("maps").splitlines())
 
+    def socket_fds(self):
+        """{inode: [fd, ...]} for the sockets among its descriptors."""
+        found = {}
+        fd_dir = self.open("fd", os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            for fd in os.listdir(fd_dir):
+                try:
+                    target = os.readlink(fd, dir_fd=fd_dir)
+                except FileNotFoundError:
+                    continue               # closed since listed
+                if target.startswith("socket:["):
+                    found.setdefault(int(target[8:-1]), []).append(int(fd))
+        finally:
+            os.close(fd_dir)
+        return {inode: sorted(fds) for inode, fds in found.items()}
+
     def sockets(self):
-        """Its unix stream and TCP sockets (sockets.process_sockets)."""
-        return sockets.process_sockets(self.pid)
+        """Its unix stream and TCP sockets, by their first descriptor
+        (sockets.sockets_of).  Raises sockets.SsError when ss fails."""
+        return sockets.sockets_of(self.socket_fds())
 
     def may_force(self):
-        """Whether it may use SO_SNDBUFFORCE (capabilities.may_force)."""
-        return capabilities.may_force(self.pid)
+        """Whether it may use SO_SNDBUFFORCE; None when that cannot be
+        known (capabilities.may_force)."""
+        return capabilities.may_force(self)
 
     def nbd_program(self):
         """The name of the NBD program it runs, or None (also when its

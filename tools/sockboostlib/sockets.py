@@ -2,16 +2,17 @@
 """The unix stream and TCP sockets of one process, as ss sees them: state,
 send buffer (tb), addresses and the processes at the other end.
 
-Sockets are matched to the process by the inodes of its descriptors, so a
+Sockets are matched to the process by the inodes of its descriptors
+(found through process.Process, which reads nothing by pid number), so a
 name ss cannot print on one line does not lose its socket.  One parse of
 ss for sockboost status, doctor's self-test and the demo:
 
-    for s in process_sockets(pid):
-        print(s.type, s.fds, s.state, s.tb, s.local)
+    with Process(pid) as p:
+        for s in p.sockets():
+            print(s.type, s.fds, s.state, s.tb, s.local)
 """
 
 import dataclasses
-import os
 import re
 import subprocess
 
@@ -53,20 +54,6 @@ class Socket:
 
 class SsError(Exception):
     """ss is missing or failed."""
-
-
-def socket_fds(pid):
-    """{inode: [fd, ...]} for the sockets among PID's descriptors."""
-    found = {}
-    fd_dir = "/proc/%d/fd" % pid
-    for fd in os.listdir(fd_dir):
-        try:
-            target = os.readlink(os.path.join(fd_dir, fd))
-        except OSError:
-            continue               # closed since listed
-        if target.startswith("socket:["):
-            found.setdefault(int(target[8:-1]), []).append(int(fd))
-    return {inode: sorted(fds) for inode, fds in found.items()}
 
 
 def ss_records(*args):
@@ -149,10 +136,18 @@ def tcp_sockets(fds):
     return mine
 
 
-def process_sockets(pid):
-    """PID's unix stream and TCP sockets, by their first descriptor.
-    Raises OSError when PID's descriptors cannot be read, SsError when ss
-    fails."""
-    fds = socket_fds(pid)
+def sockets_of(fds):
+    """The unix stream and TCP sockets of FDS ({inode: [fd, ...]}, what
+    process.Process.socket_fds finds), by their first descriptor.
+    Raises SsError when ss fails."""
     found = unix_sockets(fds) + tcp_sockets(fds)
     return sorted(found, key=lambda s: s.fds[0])
+
+
+def process_sockets(pid):
+    """The sockets of PID, a child of the caller's (which no other
+    process can take the pid of while unreaped), asked of it as
+    process.Process does for any process."""
+    from .process import Process        # which imports this module
+    with Process(pid) as p:
+        return p.sockets()
