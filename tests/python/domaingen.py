@@ -17,6 +17,7 @@ a block nested in <metadata>; other namespaces; odd blanks, quotes and
 line layouts; a block of the user's own with arguments, variables,
 comments, CDATA and other elements."""
 
+import functools
 import random
 import sys
 import urllib.parse
@@ -33,8 +34,10 @@ SETTINGS = [("SOCKBOOST_CORK", "off"), ("SOCKBOOST_DEBUG", "2"),
             ("SOCKBOOST_SNDBUF", "4M"), ("SOCKBOOST_STATS", "1")]
 
 
+@functools.lru_cache(maxsize=None)
 def attr(value):
-    """VALUE in single quotes, as enable writes an attribute."""
+    """VALUE in single quotes, as enable writes an attribute (the same
+    few values again and again: kept)."""
     return "'%s'" % escape(value, {"'": "&apos;"})
 
 
@@ -227,6 +230,23 @@ def user_edits(rng, entries):
         elif what == "same":
             changed.append((name, value))
     return changed, kept, warned
+
+
+def older_form(rng, entries):
+    """(the entries that a sockboost before the record wrote for
+    ENTRIES, with one of the user's own after them; what disable must
+    leave of them; whether they are that older form still): its
+    LD_PRELOAD at times no longer exactly the library's path, and then
+    nothing is to be taken."""
+    own = [("SOCKBOOST_LIBRARY", "/opt/sb/libsockboost.so")] \
+        if rng.random() < 0.3 else []
+    if rng.random() < 0.25:
+        preload = rng.choice([JEMALLOC + ":" + LIBRARY, LIBRARY + " ",
+                              "libsockboost.so", LIBRARY + ".1",
+                              "/usr/lib/libsockboost.so.d/x.so"])
+        written = [("LD_PRELOAD", preload)] + entries[1:] + own
+        return written, written, False
+    return entries + own, own, True
 
 
 def main(argv):

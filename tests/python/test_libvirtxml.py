@@ -11,6 +11,8 @@ from sockboostlib import libvirtxml as lx
 NS = lx.QEMU_NS
 LIB = "/usr/lib/sockboost/libsockboost.so"
 ENTRIES = [("LD_PRELOAD", LIB), ("SOCKBOOST_SNDBUF", "4M")]
+# The library's variables, as far as these cases need them.
+VARIABLES = ("SOCKBOOST_SNDBUF", "SOCKBOOST_DEBUG")
 RECORD_LINE = ("    <qemu:env name='SOCKBOOST_LIBVIRT_ENABLED' value='"
                "LD_PRELOAD=%s SOCKBOOST_SNDBUF=4M'/>\n" % LIB)
 PLAIN = """<domain type='kvm'>
@@ -56,8 +58,8 @@ class Enable(unittest.TestCase):
         text = lx.enable(PLAIN, [("LD_PRELOAD", LIB), ("SOCKBOOST_LOG_FILE",
                                                         "/l/a&b 'c' <%p>")])
         self.assertIn("value='/l/a&amp;b &apos;c&apos; &lt;%p>'", text)
-        self.assertEqual(lx.enabled(text), [("LD_PRELOAD", LIB), (
-            "SOCKBOOST_LOG_FILE", "/l/a&b 'c' <%p>")])
+        self.assertEqual(lx.enabled(text, VARIABLES).entries, [
+            ("LD_PRELOAD", LIB), ("SOCKBOOST_LOG_FILE", "/l/a&b 'c' <%p>")])
 
     def test_refused(self):
         for text, why in (
@@ -105,11 +107,11 @@ class NotFooled(unittest.TestCase):
             with self.subTest(fake=fake[:20]):
                 text = PLAIN.replace("  <devices>", "  <metadata>%s"
                                      "</metadata>\n  <devices>" % fake)
-                self.assertIsNone(lx.enabled(text))
+                self.assertIsNone(lx.enabled(text, VARIABLES))
                 with self.assertRaises(lx.NotEnabled):
-                    lx.disable(text)
+                    lx.disable(text, VARIABLES)
                 enabled = lx.enable(text, ENTRIES)
-                self.assertEqual(lx.disable(enabled)[0], text)
+                self.assertEqual(lx.disable(enabled, VARIABLES)[0], text)
 
     def test_a_prefix_bound_again_inside_is_not_a_use(self):
         # The nested block binds qemu: itself; <domain>'s goes.
@@ -117,12 +119,12 @@ class NotFooled(unittest.TestCase):
                              "  <devices>" % self.FAKES[2])
         enabled = lx.enable(text, ENTRIES)
         self.assertIn("<domain type='kvm' xmlns:qemu=", enabled)
-        self.assertEqual(lx.disable(enabled)[0], text)
+        self.assertEqual(lx.disable(enabled, VARIABLES)[0], text)
 
 
 class Disable(unittest.TestCase):
     def disabled(self, inner, tail=""):
-        return lx.disable(with_block(inner, tail))
+        return lx.disable(with_block(inner, tail), VARIABLES)
 
     def test_takes_what_enable_set(self):
         self.assertEqual(self.disabled(OURS), (PLAIN, ENTRIES, []))
@@ -184,6 +186,44 @@ class Disable(unittest.TestCase):
                             ("a", None), ("b:b", "b")):
             with self.subTest(value=value):
                 self.assertEqual(lx.without_item(value, "b"), rest)
+
+
+class OlderForm(unittest.TestCase):
+    """What a sockboost that kept no record wrote: its entries, exactly."""
+
+    OLDER = OURS.replace(RECORD_LINE, "")
+
+    def test_taken_out_as_it_was_written(self):
+        text = with_block(self.OLDER)
+        found = lx.enabled(text, VARIABLES)
+        self.assertIsNone(found.record)
+        self.assertEqual(found.entries, ENTRIES)
+        self.assertEqual(lx.disable(text, VARIABLES), (PLAIN, ENTRIES, []))
+
+    def test_only_its_own_entries(self):
+        own = ("    <qemu:env name='SOCKBOOST_LIBRARY' value='/x.so'/>\n"
+               "    <qemu:arg value='-no-user-config'/>\n")
+        text, taken, _ = lx.disable(with_block(own + self.OLDER + own),
+                                    VARIABLES)
+        self.assertEqual(taken, ENTRIES)
+        self.assertEqual(text, with_block(own + own))
+
+    def test_not_when_ld_preload_is_not_exactly_the_library(self):
+        for value in ("/j.so:" + LIB, LIB + " ", "libsockboost.so",
+                      LIB + ".1", "/usr/lib/libsockboost.so.d/x.so"):
+            with self.subTest(value=value):
+                text = with_block(self.OLDER.replace(LIB, value))
+                self.assertIsNone(lx.enabled(text, VARIABLES))
+                with self.assertRaises(lx.NotEnabled):
+                    lx.disable(text, VARIABLES)
+
+    def test_not_settings_alone(self):
+        text = with_block(self.OLDER.split("\n", 1)[1])
+        self.assertIsNone(lx.enabled(text, VARIABLES))
+
+    def test_enable_refuses_it(self):
+        with self.assertRaises(lx.Refused):
+            lx.enable(with_block(self.OLDER), ENTRIES)
 
 
 class CheckBeforeDefine(unittest.TestCase):

@@ -22,7 +22,8 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.realpath(__file__))))
 
-from sockboostlib import libvirtqemu, libvirtxml, paths      # noqa: E402
+from sockboostlib import (decisions, libvirtqemu,              # noqa: E402
+                          libvirtxml, paths)
 from sockboostlib.command import Command, Failure, UsageError  # noqa: E402
 from sockboostlib.options import Option, Parser               # noqa: E402
 from sockboostlib.process import Process                      # noqa: E402
@@ -168,6 +169,12 @@ def described(entries):
     return ", ".join("%s=%s" % (name, shown(value)) for name, value in entries)
 
 
+def enabled(domain, text):
+    """What enable set in DOMAIN's definition TEXT (libvirtxml.Enabled),
+    or None; the variables of the older form are the library's own."""
+    return editing(domain, libvirtxml.enabled, text, decisions.variables())
+
+
 def live_definition(uri, domain):
     """The running domain's definition: (its text, parsed)."""
     text = virsh(uri, "dumpxml", "--domain", domain)
@@ -204,7 +211,7 @@ def running_report(uri, domain):
     if urllib.parse.urlsplit(uri or "").hostname:
         return "its QEMU is not on this host: run status there"
     text, live = live_definition(uri, domain)
-    started_with = editing(domain, libvirtxml.enabled, text)
+    started_with = enabled(domain, text)
     pid, why = qemu_pid(uri, domain, live)
     if pid is None:
         return "its QEMU was not found on this host (%s)" % shown(why)
@@ -230,14 +237,14 @@ def cmd_enable(uri, domain, run_options):
     warn_unreadable_library(entries[0][1])
     warn_remote(uri)
     old = persistent_xml(uri, domain)
-    ours = editing(domain, libvirtxml.enabled, old)
+    ours = enabled(domain, old)
     if ours is not None:
         raise Failure("%s is enabled already (%s): 'sockboost libvirt "
                       "disable' it first to change its settings"
-                      % (shown(domain), described(ours)))
+                      % (shown(domain), described(ours.entries)))
     define(uri, editing(domain, libvirtxml.enable, old, entries))
-    kept = editing(domain, libvirtxml.enabled, persistent_xml(uri, domain))
-    if kept != entries:
+    kept = enabled(domain, persistent_xml(uri, domain))
+    if kept is None or kept.record is None or kept.entries != entries:
         raise Failure("libvirt did not keep the <qemu:env> entries of %s "
                       "(not a QEMU domain?)" % shown(domain))
     print("%s: enabled (%s); it takes effect when the domain is next "
@@ -247,7 +254,8 @@ def cmd_enable(uri, domain, run_options):
 def cmd_disable(uri, domain, run_options):
     no_options(run_options)
     old = persistent_xml(uri, domain)
-    new, taken, warnings = editing(domain, libvirtxml.disable, old)
+    new, taken, warnings = editing(domain, libvirtxml.disable, old,
+                                   decisions.variables())
     for warning in warnings:
         COMMAND.warn("%s: %s" % (shown(domain), warning))
     define(uri, new)
@@ -258,14 +266,23 @@ def cmd_disable(uri, domain, run_options):
 
 def cmd_status(uri, domain, run_options):
     no_options(run_options)
-    ours = editing(domain, libvirtxml.enabled, persistent_xml(uri, domain))
+    ours = enabled(domain, persistent_xml(uri, domain))
     state = virsh(uri, "domstate", "--domain", domain).strip()
     print("domain:     %s" % shown(domain))
-    print("definition: %s" % ("enabled (%s)" % described(ours) if ours
-                              else "not enabled"))
+    print("definition: %s" % definition_report(ours))
     print("state:      %s" % shown(state))
     if state in ("running", "paused"):
         print("library:    %s" % running_report(uri, domain))
+
+
+def definition_report(ours):
+    """What status says of the definition's entries."""
+    if ours is None:
+        return "not enabled"
+    if ours.record is None:
+        return ("enabled, in the form of an older sockboost, without a "
+                "record (%s)" % described(ours.entries))
+    return "enabled (%s)" % described(ours.entries)
 
 
 def no_options(run_options):

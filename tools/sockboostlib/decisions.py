@@ -69,13 +69,26 @@ def ask(before=None, program_asked=None, can_force=None, env=None):
     tb BEFORE, or one whose program asked SO_SNDBUF PROGRAM_ASKED itself
     before the library saw it; CAN_FORCE overrides whether the program
     may force."""
-    cmd = [paths.helper("sb-config")]
+    args = []
     if before is not None:
-        cmd += ["--before", str(before)]
+        args += ["--before", str(before)]
     if program_asked is not None:
-        cmd += ["--program-asked", str(program_asked)]
+        args += ["--program-asked", str(program_asked)]
     if can_force is not None:
-        cmd += ["--can-force", "yes" if can_force else "no"]
+        args += ["--can-force", "yes" if can_force else "no"]
+    return parse(sb_config(args, env))
+
+
+def variables():
+    """The names of the variables the library reads."""
+    return [line.split("\t")[1]
+            for line in sb_config(["--variables"]).splitlines()
+            if line.startswith("variable\t")]
+
+
+def sb_config(args, env=None):
+    """What sb-config ARGS prints in ENV."""
+    cmd = [paths.helper("sb-config")] + args
     try:
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, env=env, timeout=30)
@@ -83,7 +96,7 @@ def ask(before=None, program_asked=None, can_force=None, env=None):
         raise HelperError("%s: %s" % (cmd[0], e))
     if r.returncode != 0:
         raise HelperError(r.stderr.strip() or "%s failed" % cmd[0])
-    return parse(r.stdout)
+    return r.stdout
 
 
 @functools.lru_cache(maxsize=None)

@@ -14,6 +14,11 @@ library's path goes (split at ':' and blanks, as the loader splits it),
 the rest stays.  The block goes when nothing else is left in it, the
 declaration when nothing else uses it.
 
+A sockboost before the record wrote its entries alone: disable knows
+that older form by an LD_PRELOAD naming exactly one libsockboost.so by
+its absolute path, and takes out that entry and those of the variables
+the library reads (asked of sb-config by the caller), nothing else.
+
 The text is parsed (expat) and edited at the byte offsets of the
 elements found: what only looks like an entry (in a comment, a CDATA
 section, <metadata>, a nested block) is never one.  Before either edit
@@ -21,7 +26,6 @@ is handed back, check_confined() compares the old and the new text
 outside those two places, which must be equal."""
 
 import dataclasses
-import functools
 import re
 import urllib.parse
 import xml.parsers.expat
@@ -30,7 +34,13 @@ from .command import Failure
 
 QEMU_NS = "http://libvirt.org/schemas/domain/qemu/1.0"
 # The entry that records what enable set: names and values, each value
-# %-quoted, separated by blanks.  QEMU gets it too; the library ignores it.
+# %-quoted, separated by blanks.  QEMU gets it too, and the library
+# ignores it (tests/preload-ignores-libvirt-record.bats).  It stays in
+# our block rather than in a <metadata> element of our own, which QEMU
+# would not see: that would be a second place to edit, written back by
+# libxml2 rather than by libvirt's formatter, and libvirt keeps an
+# emptied <metadata/>, which disable could not tell from one that
+# enable made, to give the text back byte for byte.
 RECORD = "SOCKBOOST_LIBVIRT_ENABLED"
 OURS_RE = re.compile(r"LD_PRELOAD|SOCKBOOST_[A-Z0-9_]+")
 # LD_PRELOAD's separators, as ld.so reads them.
@@ -52,24 +62,27 @@ class NotEnabled(Refused):
 
 
 class Element:
-    """An element of DATA: its expanded name and prefix, where its text
-    is, its attributes (as parsed) and children."""
+    """An element of DATA at DEPTH (<domain> 0): its expanded name and
+    prefix, where its text is, its attributes (as parsed) and the
+    children that the Scanner keeps."""
 
-    def __init__(self, data, name, attrs, start):
+    __slots__ = ("ns", "local", "prefix", "data", "start", "attrs", "depth",
+                 "children", "last", "tag_end")
+
+    def __init__(self, data, name, attrs, start, depth):
+        """ATTRS: names and values in turn (expat's ordered_attributes)."""
         parts = name.split(" ")
         self.ns = parts[0] if len(parts) > 1 else None
         self.local = parts[1] if len(parts) > 1 else parts[0]
         self.prefix = parts[2].encode() if len(parts) > 2 else None
-        self.data, self.attrs, self.start = data, attrs, start
-        self.children, self.last = [], None
+        self.data, self.start = data, start
+        self.attrs = dict(zip(attrs[::2], attrs[1::2]))
+        self.depth, self.children, self.last = depth, [], None
+        # Just after its start tag.
+        self.tag_end = TAG_RE.match(data, start).end()
 
     def qemu(self, local):
         return self.ns == QEMU_NS and self.local == local
-
-    @functools.cached_property
-    def tag_end(self):
-        """Just after its start tag."""
-        return TAG_RE.match(self.data, self.start).end()
 
     @property
     def close(self):
@@ -119,7 +132,8 @@ class Document:
     data: bytes
     root: Element
     qemu_prefixes: list        # those <domain> binds to QEMU's namespace
-    used: set                  # <domain>'s prefixes that something uses
+    used: set                  # <domain>'s prefixes used outside the
+                               # top-level block (parse's USES)
 
     def declaration(self, prefix):
         """(start, end) of <domain>'s declaration of PREFIX, with the
@@ -137,18 +151,48 @@ class Document:
                           "its definition" % len(found))
         return found[0] if found else None
 
-    def envs(self, block):
-        """The <qemu:env> children of BLOCK, as (element, name, value)."""
-        return [(e, e.attrs.get("name", ""), e.attrs.get("value", ""))
-                for e in block.children if e.qemu("env")]
-
-    def recorded(self):
-        """The entries enable set, as its record says, or None."""
+    def envs(self):
+        """The <qemu:env> children of the top-level block, as (element,
+        name, value); none without a block."""
         block = self.block()
-        for _, name, value in self.envs(block) if block else []:
-            if name == RECORD:
-                return recorded(value)
-        return None
+        return [(e, e.attrs.get("name", ""), e.attrs.get("value", ""))
+                for e in block.children if e.qemu("env")] if block else []
+
+    def records(self):
+        """The RECORD entries among envs()."""
+        return [e for e in self.envs() if e[1] == RECORD]
+
+    def enabled(self, variables):
+        """What enable set, as an Enabled, or None.  VARIABLES: the names
+        the library reads, which the older form may hold."""
+        envs = self.envs()
+        records = [e for e in envs if e[1] == RECORD]
+        if len(records) > 1:
+            raise Refused("has %d %s entries" % (len(records), RECORD))
+        if records:
+            return Enabled(recorded(records[0][2]), records[0][0], [])
+        older = [e for e in envs if is_older_entry(e[1], e[2], variables)]
+        if not any(name == "LD_PRELOAD" for _, name, _ in older):
+            return None
+        return Enabled([(name, value) for _, name, value in older], None,
+                       [e for e, _, _ in older])
+
+
+@dataclasses.dataclass
+class Enabled:
+    entries: list              # (name, value) that enable set
+    record: Element            # its RECORD entry; None: the older form
+    older: list                # the older form: its entries' elements
+
+
+def is_older_entry(name, value, variables):
+    """Whether the entry NAME=VALUE is one that sockboost wrote before
+    it kept a record: LD_PRELOAD naming exactly one libsockboost.so by
+    its absolute path, or a variable the library reads (VARIABLES)."""
+    if name == "LD_PRELOAD":
+        return (value.startswith("/") and value.endswith("/libsockboost.so")
+                and not PRELOAD_SPLIT_RE.search(value))
+    return name in variables
 
 
 def line_start(data, at):
@@ -157,15 +201,20 @@ def line_start(data, at):
 
 class Scanner:
     """One pass of expat over DATA: the elements that may be edited, and
-    if USES, which of <domain>'s namespace prefixes something uses (a
-    prefix declared again further in is that declaration's)."""
+    if USES, which of <domain>'s namespace prefixes something outside
+    the top-level block uses (a prefix declared again further in is that
+    declaration's): what is left of them when the block goes.
+
+    The handlers run for every element: they do as little as they can
+    for those never edited (a depth counted, one string compared)."""
 
     def __init__(self, data, uses):
-        self.data, self.stack, self.root, self.uses = data, [], None, uses
+        self.data, self.depth, self.open, self.uses = data, 0, [], uses
+        self.root = None
         self.root_prefixes, self.qemu_prefixes = set(), []
         self.rebound, self.used = {}, set()
         p = self.parser = xml.parsers.expat.ParserCreate("UTF-8", " ")
-        p.namespace_prefixes = True
+        p.namespace_prefixes = p.ordered_attributes = True
         p.StartElementHandler, p.EndElementHandler = self.start, self.end
         p.StartNamespaceDeclHandler = self.declare
         p.EndNamespaceDeclHandler = self.undeclare
@@ -176,7 +225,7 @@ class Scanner:
                       "never writes")
 
     def declare(self, prefix, uri):
-        if prefix and not self.stack:
+        if prefix and not self.depth:
             self.root_prefixes.add(prefix.encode())
             if uri == QEMU_NS:
                 self.qemu_prefixes.append(prefix.encode())
@@ -184,42 +233,49 @@ class Scanner:
             self.rebound[prefix] = self.rebound.get(prefix, 0) + 1
 
     def undeclare(self, prefix):
-        if prefix and self.stack:
+        if prefix and self.depth:
             self.rebound[prefix] -= 1
 
     def start(self, name, attrs):
-        if self.uses:
-            self.note_uses((name, *attrs))
-        # Only <domain>, its children and what is in its blocks are
-        # ever edited.
-        stack, e = self.stack, None
-        if not stack:
-            e = self.root = Element(self.data, name, attrs,
-                                    self.parser.CurrentByteIndex)
-        elif len(stack) == 1 or (len(stack) == 2 and stack[-1] and
-                                 name.startswith(QEMU_NS) and
-                                 stack[-1].qemu("commandline")):
-            e = Element(self.data, name, attrs, self.parser.CurrentByteIndex)
-            stack[-1].children.append(e)
-        stack.append(e)
+        depth = self.depth
+        self.depth = depth + 1
+        # Only <domain>, its children of QEMU's namespace and what is in
+        # its blocks are ever edited.
+        if depth == 0:
+            self.root = self.element(name, attrs, 0)
+        elif depth <= 2 and name.startswith(QEMU_NS):
+            parent = self.open[-1]      # <domain>, or one of QEMU's
+            if parent.depth == depth - 1 and (
+                    depth == 1 or parent.local == "commandline"):
+                parent.children.append(self.element(name, attrs, depth))
+        if self.uses and not (len(self.open) > 1 and
+                              self.open[1].qemu("commandline")):
+            self.note_uses(name, attrs)
 
-    def note_uses(self, qnames):
-        for qname in qnames:
-            if qname.count(" ") == 2:
+    def element(self, name, attrs, depth):
+        e = Element(self.data, name, attrs, self.parser.CurrentByteIndex,
+                    depth)
+        self.open.append(e)
+        return e
+
+    def note_uses(self, name, attrs):
+        """Only prefixes of QEMU's namespace are asked about."""
+        for qname in (name, *attrs[::2]):
+            if qname.startswith(QEMU_NS) and qname.count(" ") == 2:
                 prefix = qname[qname.rindex(" ") + 1:]
                 if not self.rebound.get(prefix):
                     self.used.add(prefix.encode())
 
     def end(self, name):
-        e = self.stack.pop()
-        if e:
-            e.last = self.parser.CurrentByteIndex
+        self.depth -= 1
+        if self.open[-1].depth == self.depth:
+            self.open.pop().last = self.parser.CurrentByteIndex
 
 
 def parse(data, uses=False):
     """The Document of DATA (bytes), with the prefixes of <domain> that
-    are used when USES is true; Refused when it does not parse, or is
-    not a domain's definition."""
+    are used outside the top-level block when USES is true; Refused when
+    it does not parse, or is not a domain's definition."""
     s = Scanner(data, uses)
     try:
         s.parser.Parse(data, True)
@@ -274,10 +330,10 @@ def recorded(value):
     return entries
 
 
-def enabled(text):
-    """The entries enable set in the definition TEXT, as it recorded
-    them, or None when it has no record."""
-    return parse(text.encode("utf-8", "surrogateescape")).recorded()
+def enabled(text, variables):
+    """What enable set in the definition TEXT (an Enabled), or None.
+    VARIABLES: the names the library reads (sb-config --variables)."""
+    return parse(text.encode("utf-8", "surrogateescape")).enabled(variables)
 
 
 # ---- enable ----------------------------------------------------------------
@@ -289,7 +345,7 @@ def enable(text, entries):
     data = text.encode("utf-8", "surrogateescape")
     doc = parse(data)
     block = doc.block()
-    present = [name for _, name, _ in doc.envs(block)] if block else []
+    present = [name for _, name, _ in doc.envs()]
     if RECORD in present:
         raise Refused("is enabled already")
     for name, _ in entries:
@@ -302,7 +358,8 @@ def enable(text, entries):
     new = parse(edited(data, [into_block(block, full)] if block
                        else new_block(doc, full)))
     check_confined(doc, new, [name for name, _ in full])
-    if new.recorded() != list(entries):
+    found = new.enabled(())
+    if not found or found.record is None or found.entries != list(entries):
         raise Refused("could not be edited as libvirt wrote it")
     return new.data.decode("utf-8", "surrogateescape")
 
@@ -360,35 +417,31 @@ def new_block(doc, entries):
 
 # ---- disable ---------------------------------------------------------------
 
-def disable(text):
+def disable(text, variables):
     """(TEXT without what enable set, [(name, value)] taken out,
-    [warnings]).  NotEnabled when it has no record."""
+    [warnings]).  VARIABLES: the names the library reads, which the
+    older form, without a record, may hold.  NotEnabled when it has
+    neither form."""
     data = text.encode("utf-8", "surrogateescape")
-    doc = parse(data)
-    block = doc.block()
-    envs = doc.envs(block) if block else []
-    records = [e for e in envs if e[1] == RECORD]
-    if not records:
+    doc = parse(data, uses=True)
+    found = doc.enabled(variables)
+    if found is None:
         raise NotEnabled("is not enabled: its definition has no sockboost "
                          "<qemu:env> entries")
-    if len(records) > 1:
-        raise Refused("has %d %s entries" % (len(records), RECORD))
-    entries = recorded(records[0][2])
-    plan = Plan([e for e in envs if e is not records[0]])
-    plan.gone.append(records[0][0])
-    for name, value in entries:
-        if name == "LD_PRELOAD":
-            plan.take_library(value)
-        else:
-            plan.take(name, value)
-    edits = plan.edits(block)
-    new = parse(edited(data, edits), uses=plan.block_gone)
-    unused = [new.declaration(p) for p in new.qemu_prefixes
-              if plan.block_gone and p not in new.used]
-    if unused:
-        new = parse(edited(new.data, [(*u, b"") for u in unused]))
-    check_confined(doc, new, [name for name, _ in entries] + [RECORD])
-    if new.recorded() is not None:
+    plan = Plan.of(doc, found)
+    edits = plan.edits(doc.block())
+    if plan.block_gone:
+        edits += [(*doc.declaration(p), b"") for p in doc.qemu_prefixes
+                  if p not in doc.used]
+    new = parse(edited(data, edits))
+    names = [name for name, _ in found.entries]
+    if found.record is None:
+        check_confined(doc, new, names)
+        left = new.enabled(variables)
+    else:
+        check_confined(doc, new, names + [RECORD])
+        left = new.records()
+    if left:
         raise Refused("could not be edited as libvirt wrote it")
     return (new.data.decode("utf-8", "surrogateescape"), plan.taken,
             plan.warnings)
@@ -400,6 +453,24 @@ class Plan:
     def __init__(self, envs):
         self.envs, self.gone, self.values = envs, [], []
         self.taken, self.warnings, self.block_gone = [], [], False
+
+    @classmethod
+    def of(cls, doc, found):
+        """The Plan for what DOC says enable set (FOUND, an Enabled):
+        the older form's entries, all as they are; else the record and
+        what it names, as it was set."""
+        if found.record is None:
+            plan = cls([])
+            plan.gone, plan.taken = list(found.older), list(found.entries)
+            return plan
+        plan = cls([e for e in doc.envs() if e[0] is not found.record])
+        plan.gone.append(found.record)
+        for name, value in found.entries:
+            if name == "LD_PRELOAD":
+                plan.take_library(value)
+            else:
+                plan.take(name, value)
+        return plan
 
     def take(self, name, value):
         now = [(e, v) for e, n, v in self.envs if n == name]
@@ -467,7 +538,7 @@ def skeleton(doc, names):
     block = doc.block()
     cuts = [doc.declaration(p) for p in doc.qemu_prefixes]
     if block:
-        gone = [e for e, name, _ in doc.envs(block) if name in names]
+        gone = [e for e, name, _ in doc.envs() if name in names]
         inner = edited(doc.data[:block.close or block.end],
                        [(e.start, e.end, b"") for e in gone])
         if gone and not inner[block.tag_end:].strip():
