@@ -245,7 +245,9 @@ def main(argv):
             proc = Report(p)
     except PermissionError:
         raise Failure("process %d: not permitted to inspect its sockets "
-                      "(run as its owner or root)" % args.pid) from None
+                      "(%s)" % (args.pid, "the kernel refuses it even to "
+                                "root here" if os.geteuid() == 0 else
+                                "run as its owner or root")) from None
     except (OSError, SsError) as e:
         raise Failure("process %d: %s" % (args.pid, e)) from None
     (print_json if args.json else print_text)(proc, wmem_default())
