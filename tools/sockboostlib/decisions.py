@@ -79,11 +79,12 @@ def ask(before=None, program_asked=None, can_force=None, env=None):
     return parse(sb_config(args, env))
 
 
+@functools.lru_cache(maxsize=None)
 def variables():
-    """The names of the variables the library reads."""
-    return [line.split("\t")[1]
-            for line in sb_config(["--variables"]).splitlines()
-            if line.startswith("variable\t")]
+    """The names of the variables the library reads (a tuple)."""
+    return tuple(line.split("\t")[1]
+                 for line in sb_config(["--variables"]).splitlines()
+                 if line.startswith("variable\t"))
 
 
 def sb_config(args, env=None):
