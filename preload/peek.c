@@ -45,7 +45,10 @@ copy_in (void *dst, const struct iovec *remote, int n, size_t total)
     return false;
   r = process_vm_readv (sb_track_owner (), &local, 1, remote,
                         (unsigned long) n, 0);
-  if (r == -1 && errno != EFAULT)
+  /* A vfork child reads its parent's memory, which a security module
+   * may refuse it (Yama): that says nothing of the parent.
+   */
+  if (r == -1 && errno != EFAULT && !sb_track_foreign ())
     note_refusal (errno);
   errno = saved;
   return r >= 0 && (size_t) r == total;
