@@ -25,6 +25,7 @@
 #                                    lv_backup_end NAME
 #   lv_time_backup_rounds ROUNDS PLAIN PORT BOOSTED PORT [tls]
 #                                    interleaved timed copies, checked
+#   lv_copies VAR                    their times and delayed ACKs
 #
 # LV_DIR holds the daemon's directories (etc, lib, log, cache, run) and
 # its logs; LV_URI reaches it from the host through its socket; LV_INIT
@@ -278,51 +279,91 @@ lv_backup_end () {
   lv_virsh domjobabort "$1"
 }
 
-# Copy the backup on PORT to the raw file OUT with qemu-img convert,
-# from inside the daemon's network namespace; over TLS with the client
-# certificate of LV_DIR/tls when the third argument is tls.
+# Copy the backup on PORT to the raw file OUT, from inside the daemon's
+# network namespace; over TLS with the client certificate of LV_DIR/tls
+# when the third argument is tls.  The client is chosen so that every
+# plain copy stalls alike (QEMU 7.2 leaves Nagle on: a reply sent while
+# an earlier small one is unacknowledged waits for the client's delayed
+# ACK, unless a request from the client carries the ACK first):
+#  - over TCP, qemu-img dd: one READ at a time, each of one stride of
+#    the disk (lv_define_twins), answered as a data chunk then a hole
+#    chunk that waits: one stall per stride, every copy.  qemu-img
+#    convert stalls at random there: it reads only the data extents,
+#    a READ in flight with the BLOCK_STATUS of the next extent, and a
+#    reply waits only when the READ's left after the client's last
+#    request arrived, a race (2 to 63 stalls of 64 from copy to copy
+#    here, fewer under load);
+#  - over TLS, qemu-img convert: QEMU sends the parts of a reply as TLS
+#    records of their own, so every reply waits, whatever the client
+#    has in flight (34 or 35 stalls for 8 strides, every copy here).
 lv_copy_backup () {
-  local port=$1 out=$2 source=(-f raw "nbd://127.0.0.1:$1/vda")
-  if [ -n "${3:-}" ]; then
-    source=(--object "tls-creds-x509,id=tls0,dir=$LV_DIR/tls,endpoint=client"
-            --image-opts "driver=nbd,host=127.0.0.1,port=$port,export=vda,tls-creds=tls0")
-  fi
+  local port=$1 out=$2
   rm -f "$out"
-  lv_netns timeout "$QEMU_TCP_COPY_TIMEOUT" qemu-img convert "${source[@]}" -O raw "$out"
+  if [ -z "${3:-}" ]; then
+    lv_netns timeout "$QEMU_TCP_COPY_TIMEOUT" qemu-img dd -f raw -O raw \
+      "bs=${LV_STRIDE_KIB}k" "if=nbd://127.0.0.1:$port/vda" "of=$out"
+  else
+    lv_netns timeout "$QEMU_TCP_COPY_TIMEOUT" qemu-img convert \
+      --object "tls-creds-x509,id=tls0,dir=$LV_DIR/tls,endpoint=client" \
+      --image-opts "driver=nbd,host=127.0.0.1,port=$port,export=vda,tls-creds=tls0" \
+      -O raw "$out"
+  fi
+}
+
+# The delayed ACKs sent so far in the daemon's network namespace: each
+# one is a reply that waited for the client's delayed-ACK timer.
+lv_delayed_acks () {
+  lv_netns awk '$1 == "TcpExt:" && !names++ { split($0, name); next }
+    $1 == "TcpExt:" { for (i = 2; i <= NF; i++) if (name[i] == "DelayedACKs") print $i }' \
+    /proc/net/netstat
 }
 
 # Copy the running backup of DOMAIN on PORT (over TLS with tls), check
 # the copy against the domain's disk image (a domain sitting in firmware
-# never writes it), and append its seconds to the array named VAR.
+# never writes it), and append its seconds to the array named VAR and
+# the delayed ACKs it took to the array named VAR_ACKS.
 lv_time_backup_copy () {
-  local -n lv_times=$1
-  local domain=$2 port=$3 out=$BATS_TEST_TMPDIR/backup-copy.img t
+  local -n lv_times=$1 lv_acks=${1}_ACKS
+  local domain=$2 port=$3 out=$BATS_TEST_TMPDIR/backup-copy.img t acks
+  acks=$(lv_delayed_acks)
   time_command t lv_copy_backup "$port" "$out" "${4:-}"
+  lv_acks+=("$(($(lv_delayed_acks) - acks))")
   cmp "$out" "$(lv_image "$domain")"
   lv_times+=("$t")
 }
 
+# The copies timed into the array named VAR, for a test's report:
+# their seconds and the delayed ACKs each took.
+lv_copies () {
+  local -n lv_times=$1 lv_acks=${1}_ACKS
+  echo "${lv_times[*]} s (delayed ACKs: ${lv_acks[*]})"
+}
+
 # Copy the running backups of domain PLAIN on PORT and domain BOOSTED
 # on PORT in turns, ROUNDS times each (over TLS with tls), every copy
-# checked; set LV_PLAIN_TIMES and LV_BOOSTED_TIMES.  Plain copies stall
-# from 6 to 45 ms per data/hole boundary from one round to the next
-# (when the client's ACK leaves varies with load): medians of
-# interleaved rounds compare them.
+# checked; set LV_PLAIN_TIMES and LV_BOOSTED_TIMES (and their _ACKS).
+# A plain copy stalls the same number of times in every round
+# (lv_copy_backup), so its time is a floor that load only adds to:
+# medians of interleaved rounds compare them.
 lv_time_backup_rounds () {
   local rounds=$1 plain=$2 plain_port=$3 boosted=$4 boosted_port=$5 tls=${6:-}
-  LV_PLAIN_TIMES=() LV_BOOSTED_TIMES=()
+  LV_PLAIN_TIMES=() LV_BOOSTED_TIMES=() LV_PLAIN_TIMES_ACKS=() LV_BOOSTED_TIMES_ACKS=()
   for ((; rounds > 0; rounds--)); do
     lv_time_backup_copy LV_PLAIN_TIMES "$plain" "$plain_port" "$tls"
     lv_time_backup_copy LV_BOOSTED_TIMES "$boosted" "$boosted_port" "$tls"
   done
 }
 
+# The twins' disks hold a data extent every LV_STRIDE_KIB KiB, the rest
+# holes; lv_copy_backup reads them a stride at a time.
+LV_STRIDE_KIB=128
+
 # Define domains NAME... on copies of one new fragmented disk image of
 # MIB MiB (make_sparse_image), so that their backups hold the same data.
 lv_define_twins () {
   local mib=$1 name
   shift
-  make_sparse_image "$(lv_image "$1")" "$mib"
+  make_sparse_image "$(lv_image "$1")" "$mib" "$LV_STRIDE_KIB"
   for name in "$@"; do
     [ "$name" = "$1" ] || cp --sparse=always "$(lv_image "$1")" "$(lv_image "$name")"
     lv_define_domain "$name"
