@@ -140,13 +140,14 @@ report (const struct sb_host_options *o, const struct sb_host_plan *pl,
   printf ("  tcp: TCP_NODELAY on the connections they make, and on their "
           "listeners, which the connections they accept inherit (self-test "
           "passed)\n");
-  if (pl->with_unix)
+  if (pl->with_unix) {
     printf ("  unix: send buffer of the stream sockets they connect or "
             "accept raised to %d (self-test passed)\n", pl->unix_granted);
-  if (pl->with_unix && pl->unix_granted < 2 * (long long) o->sndbuf)
-    printf ("  unix: net.core.wmem_max (%ld) clips the %u requested, and BPF "
-            "cannot force it: 'sysctl -w net.core.wmem_max=%u' lets the kernel "
-            "grant it\n", sb_wmem_max (NULL), o->sndbuf, o->sndbuf);
+    if (pl->unix_granted < 2 * (long long) o->sndbuf)
+      printf ("  unix: net.core.wmem_max (%ld) clips the %u requested, and "
+              "BPF cannot force it: 'sysctl -w net.core.wmem_max=%u' lets the "
+              "kernel grant it\n", sb_wmem_max (NULL), o->sndbuf, o->sndbuf);
+  }
   else if (o->sndbuf == 0)
     printf ("  unix: off (--sndbuf 0)\n");
   else

@@ -24,8 +24,13 @@ accepted_tb () {
 @test "host mode: unix sockets of qemu-nbd and its client in the cgroup get 4 MiB, a client outside keeps the default" {
   requires qemu-nbd qemu-io ss
   hm_setup
-  hm_enable | grep -q '^  unix: send buffer' ||
-    sb_skip "this kernel has no unix socket hooks (Linux 6.7 and later): $(hm_enable)"
+  local enabled
+  enabled=$(hm_enable)
+  grep -q '^  unix: send buffer' <<<"$enabled" ||
+    sb_skip "this kernel has no unix socket hooks (Linux 6.7 and later): $enabled"
+  # enable's report says it once, and nothing that contradicts it.
+  ! grep -q '^  unix: not turned on' <<<"$enabled" ||
+    fail "enable says unix is both on and not: $enabled"
   local img=$BATS_TEST_TMPDIR/disk.img sock=$BATS_TEST_TMPDIR/nbd.sock
   truncate -s 1M "$img"
   (exec "${HM_IN_CGROUP[@]}" "$HM_CGROUP" qemu-nbd -r -t -e 2 -f raw -k "$sock" "$img") 3>&- &
