@@ -90,8 +90,8 @@ hm_start_qemu_nbd_tcp () {
   local cg=$1 file=$2 log=$BATS_TEST_TMPDIR/qemu-nbd-tcp.$RANDOM.log
   requires qemu-nbd ss
   # fd 3 is bats' own: a server holding it would stall the test run.
-  (exec "${HM_IN_CGROUP[@]}" "$cg" qemu-nbd -r -t -f raw -b 127.0.0.1 -p 0 \
-     "$file") 2>"$log" 3>&- &
+  (exec "${HM_IN_CGROUP[@]}" "$cg" ${QT_NETNS[@]+"${QT_NETNS[@]}"} \
+     qemu-nbd -r -t -f raw -b 127.0.0.1 -p 0 "$file") 2>"$log" 3>&- &
   QEMU_TCP_PID=$!
   kill_at_teardown "$QEMU_TCP_PID"
   qt_wait_for_listener "$QEMU_TCP_PID" "$log"

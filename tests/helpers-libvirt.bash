@@ -25,7 +25,6 @@
 #                                    lv_backup_end NAME
 #   lv_time_backup_rounds ROUNDS PLAIN PORT BOOSTED PORT [tls]
 #                                    interleaved timed copies, checked
-#   lv_copies VAR                    their times and delayed ACKs
 #
 # LV_DIR holds the daemon's directories (etc, lib, log, cache, run) and
 # its logs; LV_URI reaches it from the host through its socket; LV_INIT
@@ -286,7 +285,7 @@ lv_backup_end () {
 # an earlier small one is unacknowledged waits for the client's delayed
 # ACK, unless a request from the client carries the ACK first):
 #  - over TCP, qemu-img dd: one READ at a time, each of one stride of
-#    the disk (lv_define_twins), answered as a data chunk then a hole
+#    the disk (make_sparse_image), answered as a data chunk then a hole
 #    chunk that waits: one stall per stride, every copy.  qemu-img
 #    convert stalls at random there: it reads only the data extents,
 #    a READ in flight with the BLOCK_STATUS of the next extent, and a
@@ -301,21 +300,13 @@ lv_copy_backup () {
   rm -f "$out"
   if [ -z "${3:-}" ]; then
     lv_netns timeout "$QEMU_TCP_COPY_TIMEOUT" qemu-img dd -f raw -O raw \
-      "bs=${LV_STRIDE_KIB}k" "if=nbd://127.0.0.1:$port/vda" "of=$out"
+      "bs=${SPARSE_STRIDE_KIB}k" "if=nbd://127.0.0.1:$port/vda" "of=$out"
   else
     lv_netns timeout "$QEMU_TCP_COPY_TIMEOUT" qemu-img convert \
       --object "tls-creds-x509,id=tls0,dir=$LV_DIR/tls,endpoint=client" \
       --image-opts "driver=nbd,host=127.0.0.1,port=$port,export=vda,tls-creds=tls0" \
       -O raw "$out"
   fi
-}
-
-# The delayed ACKs sent so far in the daemon's network namespace: each
-# one is a reply that waited for the client's delayed-ACK timer.
-lv_delayed_acks () {
-  lv_netns awk '$1 == "TcpExt:" && !names++ { split($0, name); next }
-    $1 == "TcpExt:" { for (i = 2; i <= NF; i++) if (name[i] == "DelayedACKs") print $i }' \
-    /proc/net/netstat
 }
 
 # Copy the running backup of DOMAIN on PORT (over TLS with tls), check
@@ -325,18 +316,11 @@ lv_delayed_acks () {
 lv_time_backup_copy () {
   local -n lv_times=$1 lv_acks=${1}_ACKS
   local domain=$2 port=$3 out=$BATS_TEST_TMPDIR/backup-copy.img t acks
-  acks=$(lv_delayed_acks)
+  acks=$(delayed_acks lv_netns)
   time_command t lv_copy_backup "$port" "$out" "${4:-}"
-  lv_acks+=("$(($(lv_delayed_acks) - acks))")
+  lv_acks+=("$(($(delayed_acks lv_netns) - acks))")
   cmp "$out" "$(lv_image "$domain")"
   lv_times+=("$t")
-}
-
-# The copies timed into the array named VAR, for a test's report:
-# their seconds and the delayed ACKs each took.
-lv_copies () {
-  local -n lv_times=$1 lv_acks=${1}_ACKS
-  echo "${lv_times[*]} s (delayed ACKs: ${lv_acks[*]})"
 }
 
 # Copy the running backups of domain PLAIN on PORT and domain BOOSTED
@@ -354,16 +338,12 @@ lv_time_backup_rounds () {
   done
 }
 
-# The twins' disks hold a data extent every LV_STRIDE_KIB KiB, the rest
-# holes; lv_copy_backup reads them a stride at a time.
-LV_STRIDE_KIB=128
-
 # Define domains NAME... on copies of one new fragmented disk image of
 # MIB MiB (make_sparse_image), so that their backups hold the same data.
 lv_define_twins () {
   local mib=$1 name
   shift
-  make_sparse_image "$(lv_image "$1")" "$mib" "$LV_STRIDE_KIB"
+  make_sparse_image "$(lv_image "$1")" "$mib"
   for name in "$@"; do
     [ "$name" = "$1" ] || cp --sparse=always "$(lv_image "$1")" "$(lv_image "$name")"
     lv_define_domain "$name"

@@ -5,9 +5,17 @@
 #   make_sparse_image FILE MIB [STRIDE_KIB [EXTENT_KIB]]
 #   make_fs_image FILE.qcow2 MIB DATA_MIB      (also leaves FILE.qcow2.raw)
 #   make_tls_certs DIR                         (qemu's tls-creds-x509 layout)
+#   qt_private_netns                           servers and clients started
+#                                              after it run in a network
+#                                              namespace of the test's own
 #   start_qemu_nbd_tcp [--boosted] [--tls DIR] [--format FMT] FILE
 #   qemu_img_copy_tcp PORT OUT [TLS_DIR]       qemu-img convert to raw OUT
+#   qemu_img_dd_tcp PORT OUT                   qemu-img dd, a stride a READ
 #   nbdcopy_tcp PORT OUT [TLS_DIR]             nbdcopy to OUT
+#   delayed_acks [CMD...]                      delayed ACKs sent so far in
+#                                              CMD's network namespace
+#   times_and_acks VAR                         seconds in the array VAR and
+#                                              delayed ACKs in VAR_ACKS
 #   time_command VAR CMD...                    wall seconds of CMD into VAR
 #   median_of SECONDS...                       their median
 #   assert_speedup SLOW FAST FACTOR            SLOW >= FACTOR * FAST
@@ -18,22 +26,36 @@
 #                                              interleaved timed copies
 #
 # qemu-nbd before 8.0 leaves Nagle's algorithm on for the TCP connections
-# it accepts, so every small chunk of a structured read reply (a data
-# extent, a hole) waits for the client's delayed ACK, about 40 ms: a
-# fragmented sparse image copies slowly without the library and fast with
-# it (the library sets TCP_NODELAY on the accepted socket).  qemu-nbd 8.0
-# and later set TCP_NODELAY and cork each reply themselves: there is no
-# stall left to remove, and the library must add none.
+# it accepts, so a small chunk of a structured read reply (a data extent,
+# a hole) sent while an earlier one is unacknowledged waits for the
+# client's delayed ACK, about 40 ms, unless a request from the client
+# carries the ACK first: a fragmented sparse image copies slowly without
+# the library and fast with it (the library sets TCP_NODELAY on the
+# accepted socket).  qemu-nbd 8.0 and later set TCP_NODELAY and cork each
+# reply themselves: there is no stall left to remove, and the library
+# must add none.
+#
+# How many replies wait depends on the client.  qemu-img dd has one READ
+# in flight: each reply of a stride is a data chunk then a hole chunk
+# that waits, one stall per stride in every copy (98 delayed ACKs for 96
+# strides in each of 12 copies here, idle or with a spinner on the other
+# core).  qemu-img convert keeps a READ in flight with the BLOCK_STATUS of
+# the next extent, and a reply waits only when it leaves after the
+# client's last request arrived: a race, 85 to 96 stalls of 96 idle, 58
+# to 98 with the spinner.  Speed tests time qemu_img_dd_tcp.
 
 # Longest a single copy may take: a plain copy of the images the tests
 # make takes a few seconds; this bounds a hang, not the speed.
 QEMU_TCP_COPY_TIMEOUT=${QEMU_TCP_COPY_TIMEOUT:-120}
 
+# The default stride of make_sparse_image, and qemu_img_dd_tcp's READ.
+SPARSE_STRIDE_KIB=128
+
 # A raw image of MIB MiB, all hole except a data extent of EXTENT_KIB
-# (default 4) random bytes every STRIDE_KIB (default 128): one data/hole
-# boundary, so one Nagle stall, per stride.
+# (default 4) random bytes every STRIDE_KIB (default SPARSE_STRIDE_KIB):
+# one data/hole boundary, so one Nagle stall, per stride.
 make_sparse_image () {
-  local file=$1 mib=$2 stride=${3:-128} extent=${4:-4}
+  local file=$1 mib=$2 stride=${3:-$SPARSE_STRIDE_KIB} extent=${4:-4}
   python3 - "$file" "$mib" "$stride" "$extent" <<'EOF'
 import os, sys
 path, mib, stride, extent = sys.argv[1], *map(int, sys.argv[2:])
@@ -107,6 +129,26 @@ qt_openssl () {
   err=$(openssl "$@" 2>&1 >/dev/null) || fail "openssl $1 failed: $err"
 }
 
+# From here on, the test's qemu-nbd servers and the clients of their
+# exports run in a network namespace of the test's own (loopback up),
+# held by a process stopped at teardown: the delayed ACKs counted there
+# are the test's alone.  QT_NETNS is the command prefix that enters it.
+qt_private_netns () {
+  local ready=$BATS_TEST_TMPDIR/netns-ready
+  requires unshare nsenter ip
+  # fd 3 is bats' own: a process holding it would stall the test run.
+  unshare -n -- sh -c 'ip link set lo up && echo up >"$1" && exec sleep 3600' \
+    qt-netns "$ready" 3>&- &
+  kill_at_teardown "$!"
+  wait_for_file "$ready" || fail "no network namespace of the test's own"
+  QT_NETNS=(nsenter -t "$!" -n --)
+}
+
+# CMD... in the test's network namespace, if it has one (qt_private_netns).
+qt_netns () {
+  ${QT_NETNS[@]+"${QT_NETNS[@]}"} "$@"
+}
+
 # Serve FILE read-only with qemu-nbd on a kernel-chosen port of 127.0.0.1:
 # plain, or with --boosted under `sockboost run`; with --tls DIR, TLS only
 # (certificates from make_tls_certs).  Waits (bounded) for the listening
@@ -126,8 +168,11 @@ start_qemu_nbd_tcp () {
   local file=$1 log=$BATS_TEST_TMPDIR/qemu-nbd-tcp.$RANDOM.log
   requires qemu-nbd ss
   # fd 3 is bats' own: a server holding it would stall the test run.
-  ${wrapper[@]+"${wrapper[@]}"} qemu-nbd -r -t -f "$format" -b 127.0.0.1 \
-    -p 0 ${tls[@]+"${tls[@]}"} "$file" 2>"$log" 3>&- &
+  # Not through qt_netns: a function run in the background is a shell of
+  # its own, and QEMU_TCP_PID must be qemu-nbd's (nsenter execs it).
+  ${QT_NETNS[@]+"${QT_NETNS[@]}"} ${wrapper[@]+"${wrapper[@]}"} qemu-nbd \
+    -r -t -f "$format" -b 127.0.0.1 -p 0 ${tls[@]+"${tls[@]}"} "$file" \
+    2>"$log" 3>&- &
   QEMU_TCP_PID=$!
   kill_at_teardown "$QEMU_TCP_PID"
   qt_wait_for_listener "$QEMU_TCP_PID" "$log"
@@ -143,7 +188,7 @@ qt_wait_for_listener () {
       fail "qemu-nbd exited before listening: $(cat "$log")"
     [ $SECONDS -lt $deadline ] || fail "qemu-nbd did not listen within 30 s"
     sleep 0.02
-    QEMU_TCP_PORT=$(ss -Htlnp 2>/dev/null | awk -v pid="pid=$pid," '
+    QEMU_TCP_PORT=$(qt_netns ss -Htlnp 2>/dev/null | awk -v pid="pid=$pid," '
       index($0, pid) { n = split($4, a, ":"); print a[n]; exit }')
   done
 }
@@ -158,7 +203,16 @@ qemu_img_copy_tcp () {
             --image-opts "driver=nbd,host=127.0.0.1,port=$port,tls-creds=tls0")
   fi
   rm -f "$out"
-  timeout "$QEMU_TCP_COPY_TIMEOUT" qemu-img convert "${source[@]}" -O raw "$out"
+  qt_netns timeout "$QEMU_TCP_COPY_TIMEOUT" qemu-img convert "${source[@]}" -O raw "$out"
+}
+
+# Copy the export on 127.0.0.1:PORT to the raw file OUT with qemu-img dd,
+# one READ of SPARSE_STRIDE_KIB at a time: every stride of a sparse image
+# stalls before qemu-nbd 8.0 (top of this file).
+qemu_img_dd_tcp () {
+  rm -f "$2"
+  qt_netns timeout "$QEMU_TCP_COPY_TIMEOUT" qemu-img dd -f raw -O raw \
+    "bs=${SPARSE_STRIDE_KIB}k" "if=nbd://127.0.0.1:$1/" "of=$2"
 }
 
 # Copy the export on 127.0.0.1:PORT to OUT with nbdcopy (libnbd).
@@ -169,7 +223,23 @@ nbdcopy_tcp () {
   [ -z "$tls" ] || uri=nbds://127.0.0.1:$port/?tls-certificates=$tls
   rm -f "$out"
   truncate -s 0 "$out"
-  timeout "$QEMU_TCP_COPY_TIMEOUT" nbdcopy "$uri" "$out"
+  qt_netns timeout "$QEMU_TCP_COPY_TIMEOUT" nbdcopy "$uri" "$out"
+}
+
+# The delayed ACKs sent so far in the network namespace CMD... runs in
+# (lv_netns, qt_netns; ours without one): each is a segment that waited
+# for the receiver's delayed-ACK timer, as a Nagle stall does.
+delayed_acks () {
+  "$@" awk '$1 == "TcpExt:" && !names++ { split($0, name); next }
+    $1 == "TcpExt:" { for (i = 2; i <= NF; i++) if (name[i] == "DelayedACKs") print $i }' \
+    /proc/net/netstat
+}
+
+# The copies timed into the array named VAR, for a test's report: their
+# seconds and the delayed ACKs each took (the array VAR_ACKS).
+times_and_acks () {
+  local -n qt_times=$1 qt_acks=${1}_ACKS
+  echo "${qt_times[*]} s (delayed ACKs: ${qt_acks[*]})"
 }
 
 # Run CMD...; set the variable named VAR to its wall time in seconds.
@@ -226,19 +296,28 @@ tcp_rounds () {
 }
 
 # Copy the exports on PLAIN_PORT and BOOSTED_PORT in turn, ROUNDS times,
-# with COPY PORT OUT ARG... (qemu_img_copy_tcp, nbdcopy_tcp); check each
+# with COPY PORT OUT ARG... (qemu_img_dd_tcp, nbdcopy_tcp...); check each
 # copy against EXPECTED with cmp; set the arrays PLAIN_TIMES and
-# BOOSTED_TIMES to the seconds each took.
+# BOOSTED_TIMES to the seconds each took, PLAIN_TIMES_ACKS and
+# BOOSTED_TIMES_ACKS to the delayed ACKs (qt_private_netns: the copy's).
 time_copies () {
-  local rounds=$1 expected=$2 plain_port=$3 boosted_port=$4 round t
+  local rounds=$1 expected=$2 plain_port=$3 boosted_port=$4 round
   shift 4
-  PLAIN_TIMES=() BOOSTED_TIMES=()
+  PLAIN_TIMES=() BOOSTED_TIMES=() PLAIN_TIMES_ACKS=() BOOSTED_TIMES_ACKS=()
   for ((round = 0; round < rounds; round++)); do
-    time_command t "$1" "$plain_port" "$BATS_TEST_TMPDIR/plain.img" "${@:2}" || return 1
-    cmp "$expected" "$BATS_TEST_TMPDIR/plain.img" || return 1
-    PLAIN_TIMES+=("$t")
-    time_command t "$1" "$boosted_port" "$BATS_TEST_TMPDIR/boosted.img" "${@:2}" || return 1
-    cmp "$expected" "$BATS_TEST_TMPDIR/boosted.img" || return 1
-    BOOSTED_TIMES+=("$t")
+    qt_time_copy PLAIN_TIMES "$expected" "$plain_port" plain "$@" || return 1
+    qt_time_copy BOOSTED_TIMES "$expected" "$boosted_port" boosted "$@" || return 1
   done
+}
+
+# One copy of time_copies, into the arrays named VAR and VAR_ACKS.
+qt_time_copy () {
+  local -n qt_times=$1 qt_acks=${1}_ACKS
+  local expected=$2 port=$3 out=$BATS_TEST_TMPDIR/$4.img t acks
+  shift 4
+  acks=$(delayed_acks qt_netns)
+  time_command t "$1" "$port" "$out" "${@:2}" || return 1
+  qt_acks+=("$(($(delayed_acks qt_netns) - acks))")
+  cmp "$expected" "$out" || return 1
+  qt_times+=("$t")
 }

@@ -31,7 +31,7 @@ load helpers
     lv_time_backup_copy host vm 10809
     lv_backup_end vm
   done
-  echo "backup copy over TCP: $(lv_copies plain) with host mode off, $(lv_copies host) on" >&3
+  echo "backup copy over TCP: $(times_and_acks plain) with host mode off, $(times_and_acks host) on" >&3
   lv_virsh dumpxml --inactive vm | diff -u "$BATS_TEST_TMPDIR/before.xml" - ||
     fail "the domain's definition changed"
   ! grep -q libsockboost "/proc/$(lv_qemu_pid vm)/maps" || fail "QEMU maps the library"

@@ -42,7 +42,7 @@ setup () {
   wait_for_line "$WATCH_OUT" "^sockboost\\[qemu-system-x86 $QEMU_PID\\]: fd [0-9]+ tcp listening nodelay 0 -> 1\$"
   echo "listener tuned $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", (b - a) * 1000 }') ms after backup-begin returned" >&3
   lv_time_backup_rounds 3 plain 10809 attached 10810
-  echo "backup copy over TCP: $(lv_copies LV_PLAIN_TIMES) plain, $(lv_copies LV_BOOSTED_TIMES) attached" >&3
+  echo "backup copy over TCP: $(times_and_acks LV_PLAIN_TIMES) plain, $(times_and_acks LV_BOOSTED_TIMES) attached" >&3
   assert_speedup "$(median_of "${LV_PLAIN_TIMES[@]}")" "$(median_of "${LV_BOOSTED_TIMES[@]}")" 10
 }
 
@@ -53,7 +53,7 @@ setup () {
   lv_time_backup_copy at_once attached 10810
   # Every plain copy stalls alike (lv_copy_backup): one is the measure.
   lv_time_backup_copy plain plain 10809
-  echo "backup copy over TCP: $(lv_copies plain) plain, $(lv_copies at_once) attached, at once" >&3
+  echo "backup copy over TCP: $(times_and_acks plain) plain, $(times_and_acks at_once) attached, at once" >&3
   # The listener, or the connection accepted before it was seen.
   grep -E "tcp (listening|connected) nodelay 0 -> 1\$" "$WATCH_OUT"
   assert_speedup "$plain" "$at_once" 5

@@ -28,7 +28,7 @@ teardown_file () {
   lv_backup_begin plain 10809
   lv_backup_begin boosted 10810
   lv_time_backup_rounds 3 plain 10809 boosted 10810
-  echo "backup copy over TCP: $(lv_copies LV_PLAIN_TIMES) plain, $(lv_copies LV_BOOSTED_TIMES) with the library" >&3
+  echo "backup copy over TCP: $(times_and_acks LV_PLAIN_TIMES) plain, $(times_and_acks LV_BOOSTED_TIMES) with the library" >&3
   # The library tuned the backup's connections (its log is the domain's).
   grep -q "tcp accept nodelay 0 -> 1" "$LV_DIR/log/qemu/boosted.log"
   assert_speedup "$(median_of "${LV_PLAIN_TIMES[@]}")" "$(median_of "${LV_BOOSTED_TIMES[@]}")" 10

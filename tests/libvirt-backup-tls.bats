@@ -30,7 +30,7 @@ setup () {
 # unless boosted's median is at least 5x faster.
 assert_tls_backup_gain () {
   lv_time_backup_rounds 3 plain 10809 boosted 10810 tls
-  echo "backup copy over TLS: $(lv_copies LV_PLAIN_TIMES) plain, $(lv_copies LV_BOOSTED_TIMES) with the library ($1)" >&3
+  echo "backup copy over TLS: $(times_and_acks LV_PLAIN_TIMES) plain, $(times_and_acks LV_BOOSTED_TIMES) with the library ($1)" >&3
   assert_speedup "$(median_of "${LV_PLAIN_TIMES[@]}")" "$(median_of "${LV_BOOSTED_TIMES[@]}")" 5
 }
 
