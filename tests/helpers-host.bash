@@ -13,7 +13,7 @@
 #                              migration_rounds (helpers-migration.bash)
 #                              with both QEMUs in a plain cgroup, then in
 #                              HM_CGROUP, in turns; sets PLAIN_TIMES and
-#                              HOST_TIMES
+#                              HOST_TIMES (and their _ACKS)
 #   hm_lv_start NAME           lv_start NAME (helpers-libvirt.bash) with the
 #                              daemon, so its QEMUs, in HM_CGROUP; stopped
 #                              at teardown
@@ -97,29 +97,17 @@ hm_start_qemu_nbd_tcp () {
   qt_wait_for_listener "$QEMU_TCP_PID" "$log"
 }
 
-# One transfer of IMAGE (tests/migration-run.py, no library) with every
-# process in cgroup CG; its seconds into the variable named VAR.
-hm_migration_once () {
-  local -n hm_seconds=$1
-  local cg=$2 direction=$3 image=$4 out=$5
-  # fd 3 is bats' own: a QEMU holding it would stall the test run.
-  hm_seconds=$(timeout "$MIGRATION_TIMEOUT" "${HM_IN_CGROUP[@]}" "$cg" python3 \
-    "$SB_TESTS_DIR/migration-run.py" "$direction" "$image" "$out" 3>&-) ||
-    fail "$direction of $image failed"
-  qemu-img compare -q "$image" "$out" || fail "$direction: the copy differs from $image"
-}
-
 hm_migration_rounds () {
-  local rounds=$1 direction=$2 image=$3 round t plain_cgroup
-  local out=$BATS_TEST_TMPDIR/copy.img
-  requires qemu-system-x86_64 qemu-img python3 timeout
+  local rounds=$1 direction=$2 image=$3 round plain_cgroup out
+  requires qemu-system-x86_64 qemu-img python3 timeout unshare ip
   hm_cgroup plain_cgroup
-  PLAIN_TIMES=() HOST_TIMES=()
+  migration_copy_path out
+  PLAIN_TIMES=() HOST_TIMES=() PLAIN_TIMES_ACKS=() HOST_TIMES_ACKS=()
   for ((round = 0; round < rounds; round++)); do
-    hm_migration_once t "$plain_cgroup" "$direction" "$image" "$out"
-    PLAIN_TIMES+=("$t")
-    hm_migration_once t "$HM_CGROUP" "$direction" "$image" "$out"
-    HOST_TIMES+=("$t")
+    migration_once PLAIN_TIMES "$direction" "$image" "$out" "" "" \
+      "${HM_IN_CGROUP[@]}" "$plain_cgroup"
+    migration_once HOST_TIMES "$direction" "$image" "$out" "" "" \
+      "${HM_IN_CGROUP[@]}" "$HM_CGROUP"
   done
 }
 

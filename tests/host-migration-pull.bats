@@ -17,6 +17,6 @@ load helpers
   make_sparse_image "$img" 8
   hm_enable
   hm_migration_rounds "$(tcp_rounds 2)" pull-mirror "$img"
-  echo "pull: ${PLAIN_TIMES[*]} s plain, ${HOST_TIMES[*]} s with host mode" >&3
+  echo "pull: $(times_and_acks PLAIN_TIMES) plain, $(times_and_acks HOST_TIMES) with host mode" >&3
   assert_tcp_gain "$(fastest_of "${PLAIN_TIMES[@]}")" "$(fastest_of "${HOST_TIMES[@]}")" 10
 }

@@ -15,7 +15,7 @@ load helpers
   # 16 data/hole boundaries: about 3 s plain with QEMU 7.2.
   make_sparse_image "$img" 2
   migration_rounds "$(tcp_rounds 2)" pull-convert "$img" "$pki"
-  echo "pull over TLS: ${PLAIN_TIMES[*]} s plain, ${BOOSTED_TIMES[*]} s with the library" >&3
+  echo "pull over TLS: $(times_and_acks PLAIN_TIMES) plain, $(times_and_acks BOOSTED_TIMES) with the library" >&3
   # The stall is a floor no round beats; load only ever adds time.
   assert_tcp_gain "$(fastest_of "${PLAIN_TIMES[@]}")" "$(fastest_of "${BOOSTED_TIMES[@]}")" 2
 }

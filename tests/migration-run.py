@@ -5,12 +5,13 @@ tests, through the benchmark's own code (tools/benchlib/migration_qemu.py):
 
   migration-run.py [--library LOGDIR] [--tls PKI] DIRECTION SOURCE TARGET
 
-DIRECTION: push (storage migration), pull-mirror or pull-convert (backup
-pull by a QEMU or by qemu-img).  qemu-system-x86_64 and qemu-img come
-from PATH.  --library: both QEMUs under libsockboost.so (SB_BUILD's),
-logging each socket it tunes into LOGDIR; qemu-img always runs without
-it.  Prints the transfer's seconds; exit 1 if it failed or the copy
-differs from SOURCE (qemu-img compare), 2 for bad arguments."""
+DIRECTION: push (storage migration), pull-mirror, pull-convert or pull-dd
+(backup pull by a QEMU, by qemu-img convert or by qemu-img dd).
+qemu-system-x86_64 and qemu-img come from PATH.  --library: both QEMUs
+under libsockboost.so (SB_BUILD's), logging each socket it tunes into
+LOGDIR; qemu-img always runs without it.  Prints the transfer's
+seconds; exit 1 if it failed or the copy differs from SOURCE (qemu-img
+compare), 2 for bad arguments."""
 
 import argparse
 import json

@@ -239,10 +239,12 @@ def pull_mirror(setup, source, target, fmt):
     return seconds
 
 
-def pull_convert(setup, source, target, fmt):
+def pull_by_program(setup, source, target, fmt, program_args):
     """Backup pull by a backup program: the source serves SOURCE
-    read-only; qemu-img convert copies the export to the raw TARGET.
-    Seconds of the copy."""
+    read-only; qemu-img copies the export to the raw TARGET with the
+    arguments PROGRAM_ARGS(tls, opts) gives (tls: the object arguments
+    for TLS, or none; opts: the export for --image-opts).  Seconds of
+    the copy."""
     with Qemu("source", setup) as src:
         src.add_tls("server")
         src.command("blockdev-add", image_node("disk", source, fmt, True))
@@ -254,17 +256,39 @@ def pull_convert(setup, source, target, fmt):
             tls = ["--object", "tls-creds-x509,id=%s,dir=%s,endpoint=client"
                    % (TLS_ID, setup.pki)]
             opts += ",tls-creds=" + TLS_ID
-        _, seconds = run_command(
-            setup.qemu_img + ["convert"] + tls + ["--image-opts", opts,
-                                                  "-O", "raw", target],
-            setup.client_env, TRANSFER_TIMEOUT)
+        _, seconds = run_command(setup.qemu_img + program_args(tls, opts),
+                                 setup.client_env, TRANSFER_TIMEOUT)
     return seconds
+
+
+def pull_convert(setup, source, target, fmt):
+    """A pull by qemu-img convert: it reads only the data extents, with
+    a READ and the BLOCK_STATUS of the next extent in flight."""
+    return pull_by_program(
+        setup, source, target, fmt, lambda tls, opts: ["convert"] + tls + [
+            "--image-opts", opts, "-O", "raw", target])
+
+
+# pull-dd's READ: one stride of the fragmented images (4 KiB of data
+# every 128 KiB, the benchmark's and the tests'), so that each reply is
+# a data chunk then a hole chunk.
+DD_READ_SIZE = 128 << 10
+
+
+def pull_dd(setup, source, target, fmt):
+    """A pull by qemu-img dd: one READ of DD_READ_SIZE bytes in flight at
+    a time, as a simple backup program reads."""
+    return pull_by_program(
+        setup, source, target, fmt, lambda tls, opts: ["dd"] + tls + [
+            "--image-opts", "-O", "raw", "bs=%d" % DD_READ_SIZE,
+            "if=" + opts, "of=" + target])
 
 
 # Each direction: its function and the format its target is made in
 # (None: the source's).
 TRANSFERS = {"push": (push, None), "pull-mirror": (pull_mirror, "raw"),
-             "pull-convert": (pull_convert, "raw")}
+             "pull-convert": (pull_convert, "raw"),
+             "pull-dd": (pull_dd, "raw")}
 
 
 def make_target(qemu_img, path, fmt, size):
