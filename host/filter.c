@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "escape.h"
 #include "filter.h"
 
@@ -115,16 +116,14 @@ sb_host_parse_programs (const char *list, struct sb_host_filter_spec *f,
   return 0;
 }
 
+/* ITEM as a port: digits only, 1 to 65535, as any count is read. */
 static int
 parse_port (const char *item, uint16_t *port)
 {
-  char *end;
+  char why[SB_ARG_WHY_SIZE];
   unsigned long v;
 
-  if (item[0] < '0' || item[0] > '9')
-    return -1;
-  v = strtoul (item, &end, 10);
-  if (*end != '\0' || v < 1 || v > 65535)
+  if (sb_arg_count (item, 10, 1, 65535, &v, why, sizeof why) == -1)
     return -1;
   *port = (uint16_t) v;
   return 0;

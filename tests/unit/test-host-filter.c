@@ -164,6 +164,9 @@ main (void)
   expect_bad (1, "10809,", "'' is not a port (1 to 65535)");
   expect_bad (1, "-1", "'-1' is not a port (1 to 65535)");
   expect_bad (1, "+1", "'+1' is not a port (1 to 65535)");
+  expect_bad (1, "10809x", "'10809x' is not a port (1 to 65535)");
+  expect_bad (1, "18446744073709561617", "'18446744073709561617' is not a "
+              "port (1 to 65535)");
   TAP_OK (sb_host_parse_ports ("10810,10809,10810", &f, why, sizeof why) == 0 &&
           (sb_host_filter_sort (&f),
            strcmp (sb_host_filter_text (&f, text, sizeof text),
