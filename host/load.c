@@ -94,12 +94,6 @@ sb_host_libbpf_messages (int verbose)
   libbpf_set_print (libbpf_message);
 }
 
-const char *
-sb_host_libbpf_last (void)
-{
-  return libbpf_last;
-}
-
 /* ---- the unix hooks ------------------------------------------------- */
 
 /* Teach libbpf before 1.3 the section names of the unix hooks.  A newer

@@ -81,10 +81,10 @@ extern int sb_host_map_fd (const struct sb_host_instance *in,
 /* Close everything; what is not pinned is detached and freed. */
 extern void sb_host_unload (struct sb_host_instance *in);
 
-/* With VERBOSE, libbpf's messages go to stderr; else the last ones are
- * kept for sb_host_libbpf_last.
+/* With VERBOSE, libbpf's messages go to stderr (twice: its debug
+ * messages too).  Its last warning is kept either way, for the message
+ * of a load the kernel refuses.
  */
 extern void sb_host_libbpf_messages (int verbose);
-extern const char *sb_host_libbpf_last (void);
 
 #endif /* SOCKBOOST_HOST_LOAD_H */
