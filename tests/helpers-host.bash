@@ -23,7 +23,7 @@
 #   hm_wait_objects_gone KIND ID...
 #                              bounded wait until bpftool knows none of
 #                              the programs/maps/links ID...
-#   hm_sockopts_json [NAME]    tests/host-sockopts.py as process NAME
+#   hm_map_ids_of ID...        ids of the maps the programs ID... use
 #
 # A test's processes in its cgroups are its own: teardown kills what is
 # left there (cgroup.kill) before removing the cgroup.
@@ -163,11 +163,4 @@ hm_map_ids_of () {
     "$HM_BPFTOOL" -j prog show id "$id" |
       python3 -c 'import json, sys; print(*json.load(sys.stdin).get("map_ids", []), sep="\n")'
   done | sort -un
-}
-
-# TCP and unix stream connections to itself, their options as JSON
-# (tests/host-sockopts.py), from a process named NAME (default: the
-# interpreter's own, python3).
-hm_sockopts_json () {
-  python3 "$SB_TESTS_DIR/host-sockopts.py" ${1:+--name "$1"}
 }
