@@ -15,6 +15,7 @@
 #include "escape.h"
 #include "host.h"
 #include "json.h"
+#include "load.h"
 #include "pins.h"
 #include "procsock.h"
 #include "report.h"
@@ -100,7 +101,8 @@ open_marks (const struct sb_host_pins *p)
 {
   char path[PATH_MAX + 64];
 
-  sb_host_pin_path (p, SB_HOST_CURRENT, "marks", path, sizeof path);
+  sb_host_pin_path (p, SB_HOST_CURRENT, sb_host_map_pin[SB_HOST_MAP_MARKS],
+                    path, sizeof path);
   return bpf_obj_get (path);
 }
 
