@@ -33,11 +33,7 @@ serve_and_connect () {
   wait_for_socket "$sock"
   (exec "$@" qemu-io -r -f raw -c 'sleep 20000' "nbd+unix:///?socket=$sock") 3>&- &
   kill_at_teardown $!
-  local deadline=$((SECONDS + 20))
-  until [ -n "$(unix_tbs_of_pid "$SERVER")" ]; do
-    [ $SECONDS -lt $deadline ] || fail "qemu-io did not connect within 20 s"
-    sleep 0.1
-  done
+  cl_wait_for_connection "$SERVER"
 }
 
 @test "status PID: a socket tuned by host mode, one tuned by the library" {
