@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -17,25 +18,18 @@ sb_host_pidfd_open (pid_t pid)
   return (int) syscall (SYS_pidfd_open, pid, 0);
 }
 
-/* The inode of socket descriptor FD of process PID (the link's text,
- * "socket:[INODE]"), or 0 when it is not a socket.
+/* Whether descriptor FD of process PID was a socket when listed (its
+ * link reads "socket:[INODE]"): only those are taken from it.
  */
-static unsigned long long
-socket_inode (pid_t pid, int fd)
+static int
+listed_as_socket (pid_t pid, int fd)
 {
-  char path[64], target[64], *end;
-  unsigned long long inode;
+  char path[64], target[64];
   ssize_t n;
 
   snprintf (path, sizeof path, "/proc/%d/fd/%d", (int) pid, fd);
-  n = readlink (path, target, sizeof target - 1);
-  if (n <= 0)
-    return 0;
-  target[n] = '\0';
-  if (strncmp (target, "socket:[", 8) != 0)
-    return 0;
-  inode = strtoull (target + 8, &end, 10);
-  return strcmp (end, "]") == 0 ? inode : 0;
+  n = readlink (path, target, sizeof target);
+  return n > 8 && memcmp (target, "socket:[", 8) == 0;
 }
 
 /* NAME, an entry of /proc/PID/fd, as a descriptor number, or -1. */
@@ -65,14 +59,16 @@ sb_host_each_socket (pid_t pid, int pidfd, sb_host_socket_fn *fn, void *arg)
     return -1;
   while ((e = readdir (d)) != NULL) {
     int fd = fd_number (e->d_name), copy;
-    unsigned long long inode = fd < 0 ? 0 : socket_inode (pid, fd);
+    struct stat st;
 
-    if (inode == 0)
+    if (fd < 0 || !listed_as_socket (pid, fd))
       continue;
     copy = (int) syscall (SYS_pidfd_getfd, pidfd, fd, 0);
     if (copy == -1)
       continue;
-    n += fn (arg, fd, inode, copy) == 1;
+    /* FD may name another file by now: the inode is the copy's own. */
+    if (fstat (copy, &st) == 0 && S_ISSOCK (st.st_mode))
+      n += fn (arg, fd, (unsigned long long) st.st_ino, copy) == 1;
     close (copy);
   }
   closedir (d);
