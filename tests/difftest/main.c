@@ -29,7 +29,6 @@
 #include "difftest.h"
 #include "difftest-ops.h"
 #include "args.h"
-#include "escape.h"
 #include "report.h"
 
 #define PROGRAM "difftest"
@@ -38,6 +37,8 @@
 #define TRACE_SIZE (1 << 20)
 /* A sequence that takes longer than this is stuck: a hang is a defect. */
 #define SEQUENCE_SECONDS 30
+/* The most calls one sequence may make (--ops). */
+#define MAX_OPS 100000
 
 struct options {
   unsigned long first, last;
@@ -408,21 +409,6 @@ drive_seeds (const struct options *o, unsigned long first,
 
 /* ---- Options ---- */
 
-static unsigned long
-number (const char *s, const char *what)
-{
-  char *end;
-  unsigned long n;
-
-  errno = 0;
-  n = strtoul (s, &end, 10);
-  if (errno || end == s || *end || *s == '-') {
-    char shown[SB_ESCAPE_SIZE (64)];
-    sb_usage_error ("bad %s: %s", what, sb_escape_str (shown, sizeof shown, s));
-  }
-  return n;
-}
-
 static void
 parse_seeds (struct options *o, const char *arg)
 {
@@ -433,8 +419,8 @@ parse_seeds (struct options *o, const char *arg)
     sb_usage_error ("bad --seeds (FIRST-LAST)");
   memcpy (first, arg, (size_t) (dash - arg));
   first[dash - arg] = '\0';
-  o->first = number (first, "--seeds");
-  o->last = number (dash + 1, "--seeds");
+  o->first = sb_option_count ("--seeds", first, 0, ULONG_MAX);
+  o->last = sb_option_count ("--seeds", dash + 1, 0, ULONG_MAX);
   if (o->last < o->first)
     sb_usage_error ("bad --seeds: %lu-%lu ends before it starts", o->first,
                     o->last);
@@ -478,24 +464,33 @@ main (int argc, char **argv)
   int c;
 
   if (argc == 5 && strcmp (argv[1], "--worker") == 0)
-    return worker (number (argv[2], "seed"), number (argv[3], "seed"),
-                   (unsigned) number (argv[4], "ops"));
+    return worker (sb_option_count ("--worker", argv[2], 0, ULONG_MAX),
+                   sb_option_count ("--worker", argv[3], 0, ULONG_MAX),
+                   (unsigned) sb_option_count ("--worker", argv[4], 1,
+                                               MAX_OPS));
   opterr = 0;
   while ((c = getopt_long (argc, argv, SHORT_OPTIONS, longopts, NULL)) != -1) {
     switch (c) {
     case 's': parse_seeds (&o, optarg); break;
-    case 'n': o.first = o.last = number (optarg, "--seed"); break;
-    case 'o': o.ops = (unsigned) number (optarg, "--ops"); break;
+    case 'n':
+      o.first = o.last = sb_option_count ("--seed", optarg, 0, ULONG_MAX);
+      break;
+    case 'o': o.ops = (unsigned) sb_option_count ("--ops", optarg, 1, MAX_OPS);
+      break;
     case 'l': o.library = optarg; break;
     case 'e':
       if (!strchr (optarg, '=') || o.nenv == 16)
         sb_usage_error ("bad --env (VAR=VALUE, at most 16)");
       o.env[o.nenv++] = optarg;
       break;
-    case 'm': o.max_failures = (unsigned) number (optarg, "--max-failures");
+    case 'm':
+      o.max_failures = (unsigned) sb_option_count ("--max-failures", optarg,
+                                                   0, UINT_MAX);
       break;
     case 'v': o.verbose = true; break;
-    case 't': trace_seed = (long) number (optarg, "--trace"); break;
+    case 't':
+      trace_seed = (long) sb_option_count ("--trace", optarg, 0, LONG_MAX);
+      break;
     case 'h': usage (); break;
     default:
       sb_arg_getopt_complaint (c, argv, SHORT_OPTIONS, why, sizeof why);
@@ -504,8 +499,6 @@ main (int argc, char **argv)
   }
   if (optind != argc)
     sb_usage_error ("unexpected argument");
-  if (o.ops == 0 || o.ops > 100000)
-    sb_usage_error ("bad --ops: 1 to 100000");
   if (trace_seed >= 0) {
     struct dt_trace t;
     struct shared *sh = mmap (NULL, sizeof *sh, PROT_READ | PROT_WRITE,
