@@ -110,9 +110,6 @@ check_invariants (const struct sb_framing *f)
     __builtin_trap ();
 }
 
-/* Send IOV (NBYTES of it), holding send_ends to its word when the whole
- * of it went out and the tracker stayed on.
- */
 /* Feed NBYTES of IOV to F through a reader that refuses once, at
  * REFUSE_AT, going on from where each pass stopped.
  */
@@ -134,6 +131,9 @@ sent_through_reader (struct sb_framing *f, const struct iovec *iov,
     __builtin_trap ();
 }
 
+/* Send IOV (NBYTES of it), holding send_ends to its word when the whole
+ * of it went out and the tracker stayed on.
+ */
 static void
 send_checked (struct sb_framing *f, const struct iovec *iov, int count,
               size_t nbytes, size_t total, bool reader)
