@@ -68,14 +68,16 @@ nbd_pair_handshake (const struct nbd_pair *p, bool structured)
     || nbd_pair_pass (p->server, p->client, &f, sizeof f) ? -1 : 0;
 }
 
-/* Connect a fresh pair over 127.0.0.1 (port 0) and shake hands. */
+/* Connect a fresh pair over 127.0.0.1 (port 0), with nothing sent on
+ * it yet.
+ */
 static inline int
-nbd_pair_open (struct nbd_pair *p, bool structured)
+nbd_pair_connect (struct nbd_pair *p)
 {
   struct sockaddr_in a = { .sin_family = AF_INET,
                            .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
   socklen_t len = sizeof a;
-  int l = socket (AF_INET, SOCK_STREAM, 0), r = -1;
+  int l = socket (AF_INET, SOCK_STREAM, 0);
 
   p->client = p->server = -1;
   if (l == -1)
@@ -86,11 +88,17 @@ nbd_pair_open (struct nbd_pair *p, bool structured)
     if (p->client != -1
         && connect (p->client, (struct sockaddr *) &a, sizeof a) == 0)
       p->server = accept (l, NULL, NULL);
-    if (p->server != -1)
-      r = nbd_pair_handshake (p, structured);
   }
   close (l);
-  return r;
+  return p->server == -1 ? -1 : 0;
+}
+
+/* Connect a fresh pair and shake hands. */
+static inline int
+nbd_pair_open (struct nbd_pair *p, bool structured)
+{
+  return nbd_pair_connect (p) == -1 ? -1
+    : nbd_pair_handshake (p, structured);
 }
 
 /* A request header: TYPE, COOKIE, OFFSET, LENGTH. */

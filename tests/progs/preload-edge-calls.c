@@ -90,25 +90,6 @@ in_child (const char *kind, void (*case_fn) (const char *, int))
     printf ("%s: child failed\n", kind);
 }
 
-/* A loopback TCP connection with nothing sent on it yet. */
-static int
-fresh_tcp (int *peer)
-{
-  struct sockaddr_in a = { .sin_family = AF_INET,
-                           .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
-  socklen_t len = sizeof a;
-  int l = socket (AF_INET, SOCK_STREAM, 0), c = socket (AF_INET,
-                                                        SOCK_STREAM, 0);
-
-  if (bind (l, (struct sockaddr *) &a, sizeof a) == -1 || listen (l, 1) == -1
-      || getsockname (l, (struct sockaddr *) &a, &len) == -1
-      || connect (c, (struct sockaddr *) &a, sizeof a) == -1
-      || (*peer = accept (l, NULL, NULL)) == -1)
-    exit (1);
-  close (l);
-  return c;
-}
-
 static struct nbd_request
 write_header (uint32_t len)
 {
@@ -125,11 +106,14 @@ bad_buffers (const char *kind, int fd)
   struct iovec unm = { unmapped, 100 };
   struct msghdr m_nul = { .msg_iov = &nul, .msg_iovlen = 1 };
   struct msghdr m_bad_iov = { .msg_iov = unmapped, .msg_iovlen = 2 };
-  int peer = -1;
+  struct nbd_pair fresh = { -1, -1 };
 
   /* "tcp": a fresh connection, nothing sent on it yet. */
-  if (fd == -1)
-    fd = fresh_tcp (&peer);
+  if (fd == -1) {
+    if (nbd_pair_connect (&fresh) == -1)
+      exit (1);
+    fd = fresh.client;
+  }
 #define BAD(name, call)                                                 \
   do {                                                                  \
     snprintf (what, sizeof what, "%s %s", kind, name);                  \
@@ -147,7 +131,7 @@ bad_buffers (const char *kind, int fd)
   BAD ("sendmsg unmapped array", sendmsg (fd, &m_bad_iov, MSG_NOSIGNAL));
   BAD ("sendmsg unmapped msghdr", sendmsg (fd, unmapped, MSG_NOSIGNAL));
   BAD ("sendmsg (void *) 1 msghdr", sendmsg (fd, address_one, MSG_NOSIGNAL));
-  close (peer);
+  close (fresh.server);
 }
 
 /* A valid header, then bytes the kernel cannot read where the tracker
