@@ -148,6 +148,17 @@ wait_for_socket () {
   done
 }
 
+# Wait up to SECONDS (default 10) until process PID runs the program
+# PROGRAM (/proc/PID/exe): a process started through a wrapper (setpriv,
+# unshare, env) has exec'd it.
+wait_for_exe () {
+  local pid=$1 program=$2 deadline=$((SECONDS + ${3:-10}))
+  until [ "$(readlink "/proc/$pid/exe")" = "$program" ]; do
+    [ $SECONDS -lt $deadline ] || { echo "timed out waiting for pid $pid to run $program" >&2; return 1; }
+    sleep 0.05
+  done
+}
+
 # A free TCP port on loopback (the kernel picks it).
 free_tcp_port () {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'

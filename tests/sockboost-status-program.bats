@@ -42,14 +42,12 @@ fake_nbd_program () {
 # wmem_max, which only forcing gets; set PREDICTED to the tb status says
 # the library gives its unix sockets.
 predict_tb () {
-  local pid deadline=$((SECONDS + 10))
+  local pid
   "$@" env SOCKBOOST_SNDBUF="$ASK" "$BATS_TEST_TMPDIR/bin/nbdkit" 30 >/dev/null 2>&1 &
   pid=$!
   kill_at_teardown "$pid"
-  until [ "$(readlink "/proc/$pid/exe")" = "$BATS_TEST_TMPDIR/bin/nbdkit" ]; do
-    [ $SECONDS -lt $deadline ] || fail "the fake nbdkit did not start"
-    sleep 0.05
-  done
+  wait_for_exe "$pid" "$BATS_TEST_TMPDIR/bin/nbdkit" ||
+    fail "the fake nbdkit did not start"
   PREDICTED=$("$SOCKBOOST" status "$pid" |
     sed -n 's/^    unix: raises the send buffer to tb \([0-9]*\):.*/\1/p')
 }

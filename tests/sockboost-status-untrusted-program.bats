@@ -28,15 +28,12 @@ program_dir () {
 
 # Start COMMAND... in the background; set PID once it runs PROGRAM.
 start_program () {
-  local program=$1 deadline=$((SECONDS + 10))
+  local program=$1
   shift
   "$@" 3>&- &
   PID=$!
   kill_at_teardown "$PID"
-  until [ "$(readlink "/proc/$PID/exe")" = "$program" ]; do
-    [ $SECONDS -lt $deadline ] || fail "$program did not start"
-    sleep 0.05
-  done
+  wait_for_exe "$PID" "$program" || fail "$program did not start"
 }
 
 # The version status --json gives of PID's program: "VERSION|SOURCE".
