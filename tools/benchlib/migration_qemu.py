@@ -14,6 +14,7 @@ import subprocess
 import time
 
 from sockboostlib.measure.procs import RunError, run_command
+from sockboostlib.process import Process
 from .qmp import Qmp, QmpError
 
 # How long a QEMU may take to start or to quit, and a transfer to end:
@@ -148,21 +149,14 @@ def end_with_parent():
 def listening_port(pid):
     """The TCP port process PID listens on (its one listening socket):
     its socket inodes matched against its network namespace's table."""
-    inodes = set()
-    fds = "/proc/%d/fd" % pid
-    for fd in os.listdir(fds):
-        try:
-            target = os.readlink(os.path.join(fds, fd))
-        except OSError:
-            continue
-        if target.startswith("socket:["):
-            inodes.add(target[len("socket:["):-1])
-    with open("/proc/%d/net/tcp" % pid) as f:
-        for line in f.readlines()[1:]:
-            fields = line.split()
-            # st 0A: TCP_LISTEN; local address HEXIP:HEXPORT.
-            if fields[3] == "0A" and fields[9] in inodes:
-                return int(fields[1].split(":")[1], 16)
+    with Process(pid) as p:
+        inodes = p.socket_fds()
+        table = p.text("net/tcp")
+    for line in table.splitlines()[1:]:
+        fields = line.split()
+        # st 0A: TCP_LISTEN; local address HEXIP:HEXPORT.
+        if fields[3] == "0A" and int(fields[9]) in inodes:
+            return int(fields[1].split(":")[1], 16)
     raise RunError("QEMU (pid %d) listens on no TCP port" % pid)
 
 
