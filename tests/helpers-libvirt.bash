@@ -314,13 +314,8 @@ lv_copy_backup () {
 # never writes it), and append its seconds to the array named VAR and
 # the delayed ACKs it took to the array named VAR_ACKS.
 lv_time_backup_copy () {
-  local -n lv_times=$1 lv_acks=${1}_ACKS
-  local domain=$2 port=$3 out=$BATS_TEST_TMPDIR/backup-copy.img t acks
-  acks=$(delayed_acks lv_netns)
-  time_command t lv_copy_backup "$port" "$out" "${4:-}"
-  lv_acks+=("$(($(delayed_acks lv_netns) - acks))")
-  cmp "$out" "$(lv_image "$domain")"
-  lv_times+=("$t")
+  time_copy "$1" lv_netns "$(lv_image "$2")" "$3" \
+    "$BATS_TEST_TMPDIR/backup-copy.img" lv_copy_backup "${4:-}"
 }
 
 # Copy the running backups of domain PLAIN on PORT and domain BOOSTED

@@ -24,6 +24,8 @@
 #   tcp_rounds [MIN]                           rounds worth timing (below)
 #   time_copies ROUNDS EXPECTED PLAIN_PORT BOOSTED_PORT COPY [ARG...]
 #                                              interleaved timed copies
+#   time_copy VAR NETNS EXPECTED PORT OUT COPY [ARG...]
+#                                              one of them (below)
 #
 # qemu-nbd before 8.0 leaves Nagle's algorithm on for the TCP connections
 # it accepts, so a small chunk of a structured read reply (a data extent,
@@ -305,19 +307,24 @@ time_copies () {
   shift 4
   PLAIN_TIMES=() BOOSTED_TIMES=() PLAIN_TIMES_ACKS=() BOOSTED_TIMES_ACKS=()
   for ((round = 0; round < rounds; round++)); do
-    qt_time_copy PLAIN_TIMES "$expected" "$plain_port" plain "$@" || return 1
-    qt_time_copy BOOSTED_TIMES "$expected" "$boosted_port" boosted "$@" || return 1
+    time_copy PLAIN_TIMES qt_netns "$expected" "$plain_port" \
+      "$BATS_TEST_TMPDIR/plain.img" "$@" || return 1
+    time_copy BOOSTED_TIMES qt_netns "$expected" "$boosted_port" \
+      "$BATS_TEST_TMPDIR/boosted.img" "$@" || return 1
   done
 }
 
-# One copy of time_copies, into the arrays named VAR and VAR_ACKS.
-qt_time_copy () {
-  local -n qt_times=$1 qt_acks=${1}_ACKS
-  local expected=$2 port=$3 out=$BATS_TEST_TMPDIR/$4.img t acks
-  shift 4
-  acks=$(delayed_acks qt_netns)
+# One timed copy: COPY PORT OUT ARG..., whose client runs in the network
+# namespace NETNS (qt_netns, lv_netns) enters; OUT checked against
+# EXPECTED with cmp.  Its seconds appended to the array named VAR, the
+# delayed ACKs sent meanwhile in NETNS's namespace to VAR_ACKS.
+time_copy () {
+  local -n tc_times=$1 tc_acks=${1}_ACKS
+  local netns=$2 expected=$3 port=$4 out=$5 t acks
+  shift 5
+  acks=$(delayed_acks "$netns")
   time_command t "$1" "$port" "$out" "${@:2}" || return 1
-  qt_acks+=("$(($(delayed_acks qt_netns) - acks))")
+  tc_acks+=("$(($(delayed_acks "$netns") - acks))")
   cmp "$expected" "$out" || return 1
-  qt_times+=("$t")
+  tc_times+=("$t")
 }
