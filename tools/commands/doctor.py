@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 
 sys.dont_write_bytecode = True
@@ -28,15 +29,16 @@ from sockboostlib.sockets import SsError                      # noqa: E402
 from sockboostlib.text import folded, for_json, shown         # noqa: E402
 
 COMMAND = Command("doctor")
-PARSER = Parser("Usage: sockboost doctor [--json]", """\
-Show the kernel limits that decide the send buffer, whether this user can
-exceed them, and run a live self-test of the library; measure what a
-bigger unix send buffer gains on this host (a raw socketpair, default
-buffer against the requested one, about a second); then list the NBD
-programs on PATH (qemu-nbd, qemu-img, qemu-io, nbdkit, nbdcopy, nbdinfo,
-nbd-server, QEMU's system emulators) with their versions and what the
-library changes for each.  Reads the same SOCKBOOST_* variables as the library.  Exit
-status 0 when the self-test passes, 1 when it fails.""",
+PARSER = Parser("Usage: sockboost doctor [--json]", textwrap.fill(
+    "Show the kernel limits that decide the send buffer, whether this "
+    "user can exceed them, and run a live self-test of the library; "
+    "measure what a bigger unix send buffer gains on this host (a raw "
+    "socketpair, default buffer against the requested one, about a "
+    "second); then list the NBD programs on PATH (%s, QEMU's system "
+    "emulators) with their versions and what the library changes for "
+    "each.  Reads the same SOCKBOOST_* variables as the library.  Exit "
+    "status 0 when the self-test passes, 1 when it fails."
+    % ", ".join(programs.NBD_PROGRAMS), width=74, break_on_hyphens=False),
                 [Option("--json", "print one JSON object instead of the "
                         "report")])
 
