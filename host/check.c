@@ -31,21 +31,21 @@ static void
 print_json (const struct sb_host_plan *pl, int status, const char *why)
 {
   printf ("{\"can_run\": ");
-  sb_host_json_bool (status == 0);
+  sb_json_bool (stdout, status == 0);
   printf (", \"why\": ");
   if (status == 0)
     printf ("null");
   else
-    sb_host_json_string (why);
+    sb_json_string (stdout, why);
   printf (", \"cgroup\": ");
-  sb_host_json_string (pl->cgroup);
+  sb_json_string (stdout, pl->cgroup);
   printf (", \"tcp\": ");
-  sb_host_json_bool (status == 0);
+  sb_json_bool (stdout, status == 0);
   printf (", \"unix\": ");
-  sb_host_json_bool (status == 0 && pl->with_unix);
+  sb_json_bool (stdout, status == 0 && pl->with_unix);
   printf (", \"unix_why\": ");
   if (status == 0 && !pl->with_unix && pl->unix_why[0])
-    sb_host_json_string (pl->unix_why);
+    sb_json_string (stdout, pl->unix_why);
   else
     printf ("null");
   printf (", \"unix_sndbuf\": %d}\n", status == 0 && pl->with_unix ?

@@ -73,11 +73,11 @@ print_found (const struct found *f, int n, int json, pid_t pid)
     }
     printf ("%s{\"fd\": %d, \"inode\": %llu, \"tcp_nodelay\": ",
             i ? ", " : "", f[i].fd, f[i].inode);
-    sb_host_json_bool (nodelay);
+    sb_json_bool (stdout, nodelay);
     printf (", \"unix_sndbuf\": ");
-    sb_host_json_bool (sndbuf);
+    sb_json_bool (stdout, sndbuf);
     printf (", \"program\": ");
-    sb_host_json_string (name);
+    sb_json_string (stdout, name);
     printf ("}");
   }
   if (json)

@@ -111,7 +111,7 @@ json_count (const char *name, const struct sb_host_counts *c, void *arg)
   int *first = arg;
 
   printf ("%s{\"program\": ", *first ? "" : ", ");
-  sb_host_json_string (name);
+  sb_json_string (stdout, name);
   printf (", \"tcp_bind\": %llu, \"tcp_connect\": %llu, \"unix\": %llu}",
           (unsigned long long) c->tcp_bind,
           (unsigned long long) c->tcp_connect,
@@ -129,7 +129,7 @@ json_filter (const struct sb_host_filter_spec *f)
           f->kind == SB_HOST_FILTER_PORTS ? "ports" : "all");
   for (int i = 0; i < f->nprograms; i++) {
     printf ("%s", i ? ", " : "");
-    sb_host_json_string (sb_host_program_text (&f->programs[i], item, sizeof item));
+    sb_json_string (stdout, sb_host_program_text (&f->programs[i], item, sizeof item));
   }
   printf ("], \"ports\": [");
   for (int i = 0; i < f->nports; i++)
@@ -163,12 +163,12 @@ print_json (const char *pin_dir, const struct sb_host_state *st)
 
   printf ("{\"on\": %s, \"whole\": %s, \"pin_dir\": ", st->on ? "true" : "false",
           sb_host_state_attached (st, with_unix) ? "true" : "false");
-  sb_host_json_string (pin_dir);
+  sb_json_string (stdout, pin_dir);
   printf (", \"interrupted\": %s", st->interrupted ? "true" : "false");
   if (st->on) {
     printf (", \"since\": %llu, \"cgroup\": ",
             (unsigned long long) st->settings.enabled_at);
-    sb_host_json_string (st->settings.cgroup);
+    sb_json_string (stdout, st->settings.cgroup);
     printf (", \"cgroup_id\": %llu, \"whole_host\": %s, \"filter\": ",
             (unsigned long long) st->settings.cgroup_id,
             whole_host (&st->settings) ? "true" : "false");

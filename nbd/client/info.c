@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "client.h"
+#include "json.h"
 #include "nbd-protocol.h"
 
 static const struct {
@@ -38,76 +39,11 @@ print_flags (uint16_t eflags, const char *sep, const char *quote)
   }
 }
 
-/* The length of the well-formed UTF-8 sequence at S (RFC 3629: no
- * overlong forms, no surrogates, nothing above U+10FFFF), or 0.
- */
-static size_t
-utf8_sequence (const unsigned char *s)
-{
-  size_t n, i;
-  unsigned lo = 0x80, hi = 0xbf;
-
-  if (s[0] >= 0xc2 && s[0] <= 0xdf)
-    n = 2;
-  else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-    n = 3;
-    if (s[0] == 0xe0)
-      lo = 0xa0;
-    else if (s[0] == 0xed)
-      hi = 0x9f;
-  }
-  else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-    n = 4;
-    if (s[0] == 0xf0)
-      lo = 0x90;
-    else if (s[0] == 0xf4)
-      hi = 0x8f;
-  }
-  else
-    return 0;
-  for (i = 1; i < n; i++) {
-    if (s[i] < lo || s[i] > hi)
-      return 0;
-    lo = 0x80, hi = 0xbf;
-  }
-  return n;
-}
-
-/* The name as a JSON string, which must be UTF-8: quotes, backslashes
- * and controls escaped, well-formed UTF-8 kept, and any other byte (the
- * name is whatever bytes the URI spelled) replaced by U+FFFD.
- */
-static void
-print_json_string (const char *name)
-{
-  const unsigned char *s = (const unsigned char *) name;
-  size_t n;
-
-  putchar ('"');
-  while (*s) {
-    if (*s == '"' || *s == '\\')
-      printf ("\\%c", *s++);
-    else if (*s < 0x20 || *s == 0x7f)
-      printf ("\\u%04x", *s++);
-    else if (*s < 0x80)
-      putchar (*s++);
-    else if ((n = utf8_sequence (s)) > 0) {
-      fwrite (s, 1, n, stdout);
-      s += n;
-    }
-    else {
-      fputs ("\\ufffd", stdout);
-      s++;
-    }
-  }
-  putchar ('"');
-}
-
 static void
 print_json (const char *name, const struct export_info *info)
 {
   printf ("{\"export\": ");
-  print_json_string (name);
+  sb_json_string (stdout, name);
   printf (", \"size\": %llu, \"flags\": %u, \"flag_names\": [",
           (unsigned long long) info->size, info->eflags);
   print_flags (info->eflags, ", ", "\"");
