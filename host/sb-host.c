@@ -85,19 +85,6 @@ usage (void)
 "See sockboost(1).\n");
 }
 
-/* --sndbuf is SOCKBOOST_SNDBUF, read by the library's rules, which also
- * say what it requests.
- */
-static void
-parse_sndbuf (struct sb_config *c, const char *arg)
-{
-  char shown[SB_ESCAPE_SIZE (32)], expected[SB_EXPECTED_SIZE];
-
-  if (sb_config_set (c, "SOCKBOOST_SNDBUF", arg, expected) == -1)
-    sb_usage_error ("invalid --sndbuf '%s': expected %s",
-                    sb_escape_str (shown, sizeof shown, arg), expected);
-}
-
 static const char *
 no_variable (const char *name)
 {
@@ -162,7 +149,9 @@ apply_option (struct parsed *p, int opt, const char *arg, char **argv)
   switch (opt) {
   case OPT_CGROUP: p->o.cgroup = arg; break;
   case OPT_PROGRAMS: case OPT_PORTS: case OPT_ALL: set_filter (p, opt, arg); break;
-  case OPT_SNDBUF: parse_sndbuf (&p->config, arg); break;
+  case OPT_SNDBUF:
+    sb_config_option (&p->config, "--sndbuf", "SOCKBOOST_SNDBUF", arg);
+    break;
   case OPT_PIN_DIR: p->o.pin_dir = arg; break;
   case OPT_JSON: p->o.json = 1; break;
   case 'v': p->o.verbose++; break;

@@ -58,10 +58,17 @@ extern int sb_config_parse (struct sb_config *c, int secure,
 
 /* Set the variable NAME of C from VALUE, as sb_config_parse does: 0, or
  * -1 with EXPECTED (SB_EXPECTED_SIZE bytes) saying what VALUE must be.
- * For a program's option that stands for a variable (sb-attach --sndbuf).
+ * For a program's option that stands for a variable (sb_config_option).
  */
 extern int sb_config_set (struct sb_config *c, const char *name,
                           const char *value, char *expected);
+
+/* A program's OPTION (e.g. "--sndbuf") that stands for the variable NAME:
+ * set C from ARG as sb_config_set does, or end the program with a usage
+ * error saying what ARG must be (rules/option.c; not for the library).
+ */
+extern void sb_config_option (struct sb_config *c, const char *option,
+                              const char *name, const char *arg);
 
 /* The warning line for W: the value escaped (one printable line), cut
  * short if long.  Returns BUF.

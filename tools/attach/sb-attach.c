@@ -71,17 +71,6 @@ static const struct option long_options[] = {
   { NULL, 0, NULL, 0 },
 };
 
-/* --sndbuf is SOCKBOOST_SNDBUF, read by the library's rules. */
-static void
-parse_sndbuf_option (struct attach_options *o, const char *arg)
-{
-  char shown[SB_ESCAPE_SIZE (32)], expected[SB_EXPECTED_SIZE];
-
-  if (sb_config_set (&o->config, "SOCKBOOST_SNDBUF", arg, expected) == -1)
-    sb_usage_error ("invalid --sndbuf '%s': expected %s",
-                    sb_escape_str (shown, sizeof shown, arg), expected);
-}
-
 /* ARG as a process id, or a usage error. */
 static pid_t
 pid_arg (const char *arg)
@@ -108,7 +97,9 @@ apply_option (struct attach_options *o, int opt, const char *arg,
     o->interval_ms = (int) sb_option_count ("--interval", arg, 1,
                                             MAX_INTERVAL_MS);
     break;
-  case OPT_SNDBUF: parse_sndbuf_option (o, arg); break;
+  case OPT_SNDBUF:
+    sb_config_option (&o->config, "--sndbuf", "SOCKBOOST_SNDBUF", arg);
+    break;
   case OPT_NO_NODELAY: o->config.nodelay = 0; break;
   case OPT_DRY_RUN: o->dry_run = true; break;
   case 'v': o->verbose++; break;
