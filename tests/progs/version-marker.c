@@ -25,7 +25,9 @@ leave_mark (void)
   exe[n] = '\0';
   snprintf (mark, sizeof mark, "%s/ran-as-%u", dirname (exe),
             (unsigned) geteuid ());
-  fd = open (mark, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  /* It may run as root in a directory another user owns: follow no link
+   * planted there. */
+  fd = open (mark, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd >= 0)
     close (fd);
 }
