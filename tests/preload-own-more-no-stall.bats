@@ -13,7 +13,7 @@ load helpers
 
 PRELOAD_OWN_MORE=$SB_BUILD/tests/progs/preload-own-more
 
-# The slowest of ROUNDS requests, in microseconds, with ENV...
+# The slowest of 10 requests, in microseconds, with ENV...
 slowest_us () {
   local out
   out=$(env "$@" "$PRELOAD_OWN_MORE" 10) || return 1
