@@ -5,6 +5,7 @@
 # --watch is what tunes them.  A process with no socket at all is an
 # error (exit 1), also beside one that has sockets.
 # bats file_tags=sanitize
+bats_require_minimum_version 1.5.0
 
 load helpers
 
