@@ -13,12 +13,13 @@
  *              stall); plainly it may, where Nagle held them.
  *  3. A header held for its payload.  An NBD header that announces a
  *     payload goes out with MSG_MORE: the kernel holds it until the
- *     payload follows (or for 200 ms).  So the tester never has the
- *     other end read, or go away, while such a header may be held: it
- *     finishes the message first (dt_design_may_hold says where).  A
- *     peer closed with a header held closes cleanly where it would
- *     plainly have had unread bytes, so the sender would see EPIPE
- *     where it saw ECONNRESET.
+ *     payload follows (or for 200 ms), or until the program's next send
+ *     on that descriptor, even one that sends nothing (the library then
+ *     lets it go).  So the tester never has the other end read, or go
+ *     away, while such a header may be held: it finishes the message
+ *     first (dt_design_may_hold says where).  A peer closed with a
+ *     header held closes cleanly where it would plainly have had unread
+ *     bytes, so the sender would see EPIPE where it saw ECONNRESET.
  *  4. The program's own holds.  What a program corks itself (TCP_CORK,
  *     or MSG_MORE with nothing after it) the kernel holds for 200 ms,
  *     unless earlier bytes are still unacknowledged (autocorking): how
@@ -83,7 +84,8 @@ dt_design_may_hold (const struct dt_handle *h, int e)
 {
   size_t len;
 
-  return h->nbd_on && dt_nbd_rest (h, e, &len) != NULL;
+  return h->nbd_on && dt_nbd_rest (h, e, &len) != NULL
+    && !h->sent_nothing[e];
 }
 
 /* Compare one "{rule:value}" at P and Q; advance both past it. */

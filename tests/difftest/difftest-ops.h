@@ -35,6 +35,8 @@ extern void dt_settle_sender (struct dt_world *w, struct dt_handle *h, int e);
 extern void dt_op_send (struct dt_world *w, struct dt_handle *h, int e);
 extern void dt_op_send_bad (struct dt_world *w, struct dt_handle *h, int e);
 extern void dt_op_sendfile (struct dt_world *w, struct dt_handle *h, int e);
+extern void dt_op_send_nothing (struct dt_world *w, struct dt_handle *h,
+                                int e);
 extern void dt_op_drain (struct dt_world *w, struct dt_handle *h, int e);
 extern void dt_op_recv (struct dt_world *w, struct dt_handle *h, int e);
 extern void dt_op_sockopt (struct dt_world *w, struct dt_handle *h, int e);

@@ -155,6 +155,7 @@ struct dt_handle {
   int alias[2];                 /* another number for each end, or -1 */
   bool corked[2];               /* the program set TCP_CORK on that end */
   bool own_hold[2];             /* ... or its last send had MSG_MORE */
+  bool sent_nothing[2];         /* its last send moved nothing (rule 3) */
   struct dt_nbd nbd;
 };
 
@@ -196,6 +197,10 @@ extern void dt_nbd_sent (struct dt_handle *h, int e, size_t n);
 /* The rest of the open message of end E, if any (before a drain). */
 extern const uint8_t *dt_nbd_rest (const struct dt_handle *h, int e,
                                    size_t *len);
+/* Has end E of H sent its NBD message's header and nothing more, with
+ * a payload to come (where the library holds the header)?
+ */
+extern bool dt_nbd_header_only (const struct dt_handle *h, int e);
 /* The server of H read N bytes of requests: follow them. */
 extern void dt_nbd_read (struct dt_handle *h, size_t n);
 

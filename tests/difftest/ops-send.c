@@ -115,12 +115,21 @@ next_bytes (struct dt_world *w, struct dt_handle *h, int e, uint8_t *buf,
   return buf;
 }
 
-/* Bytes that left end E of H (through FD, its own or an alias). */
+/* A send on end E of H through FD (its own number or an alias)
+ * returned R, the bytes that left; R <= 0: none.  One that moved
+ * nothing on the end's own number lets go of a header the library held
+ * (design.c, rule 3); through an alias, a number the library does not
+ * follow, it cannot.
+ */
 static void
-moved (struct dt_handle *h, int e, ssize_t r)
+moved (struct dt_handle *h, int e, int fd, ssize_t r)
 {
-  if (r <= 0)
+  if (r <= 0) {
+    if (fd == h->fd[e])
+      h->sent_nothing[e] = true;
     return;
+  }
+  h->sent_nothing[e] = false;
   dt_sent (h, e, r);
   if (h->nbd_on)
     dt_nbd_sent (h, e, (size_t) r);
@@ -134,6 +143,20 @@ own_hold (struct dt_handle *h, int e, long r, bool more)
 {
   if (r > 0 && (h->kind == DT_TCP || h->kind == DT_NBD))
     h->own_hold[e] = more || h->corked[e];
+}
+
+/* Right after end E of H sent an NBD header alone, now and then a send
+ * that moves nothing, then the other end reads: the header must have
+ * left by then, as it has plainly (design.c, rule 3).
+ */
+static void
+after_header (struct dt_world *w, struct dt_handle *h, int e)
+{
+  if (!dt_nbd_header_only (h, e) || !dt_one_in (w->src, 2))
+    return;
+  dt_op_send_nothing (w, h, e);
+  if (dt_one_in (w->src, 2))
+    dt_op_drain (w, h, !e);
 }
 
 void
@@ -155,8 +178,9 @@ dt_op_send (struct dt_world *w, struct dt_handle *h, int e)
   errno = DT_ERRNO_SENTINEL;
   r = send_with (w, call, fd, p, len, flags);
   dt_record (w, what, (long) r, errno);
-  moved (h, e, r);
+  moved (h, e, fd, r);
   own_hold (h, e, r, flags & MSG_MORE);
+  after_header (w, h, e);
 }
 
 /* Finish the NBD message end E of H left open, in one plain write,
@@ -179,7 +203,7 @@ finish_message (struct dt_world *w, struct dt_handle *h, int e)
   errno = DT_ERRNO_SENTINEL;
   r = w->x->write (fd, p, len);
   dt_record (w, what, (long) r, errno);
-  moved (h, e, r);
+  moved (h, e, fd, r);
   if (r != (ssize_t) len)
     h->nbd_on = false;
 }
@@ -242,7 +266,7 @@ dt_op_send_bad (struct dt_world *w, struct dt_handle *h, int e)
   dt_record (w, what, r, errno);
   /* Only the valid piece can have gone (a file or /dev/null aside). */
   if (dt_handle_is_socket (h) || h->kind == DT_PIPE)
-    moved (h, e, r > (long) len ? (long) len : r);
+    moved (h, e, fd, r > (long) len ? (long) len : r);
 }
 
 /* sendfile from a memory file, or splice from a pipe, of the next
@@ -276,10 +300,115 @@ dt_op_sendfile (struct dt_world *w, struct dt_handle *h, int e)
   else
     r = w->x->sendfile (fd, src[0], &(off_t) { 0 }, ask);
   dt_record (w, what, r, errno);
-  moved (h, e, r);
+  moved (h, e, fd, r);
   own_hold (h, e, r, more != 0);
   close (src[0]);
   if (src[1] >= 0)
     close (src[1]);
 }
 
+
+static const char *const nothing_names[] = {
+  "write 0 bytes", "send 0 bytes", "sendto 0 bytes", "sendmsg no iovecs",
+  "writev no iovecs", "sendmmsg no messages", "sendmmsg an empty message",
+  "send from NULL", "sendfile from a socket", "sendfile from fd -1",
+  /* From here on from a file of one byte. */
+  "sendfile past the end", "sendfile 0 bytes", "sendfile at offset -1",
+  /* From here on from a pipe. */
+  "splice 0 bytes", "splice from an empty pipe",
+  "splice from a pipe at its end",
+};
+
+#define NOTHING_WAYS (sizeof nothing_names / sizeof nothing_names[0])
+#define NOTHING_FROM_FILE 10
+#define NOTHING_FROM_PIPE 13
+
+/* What send number HOW of nothing_names sends from into SRC: a file
+ * of one byte, a pipe (holding a byte for a splice of 0 bytes, its
+ * writer gone for the last), or nothing.  False if it cannot be made.
+ */
+static bool
+nothing_source (unsigned how, int src[2])
+{
+  static const uint8_t byte;
+
+  if (how < NOTHING_FROM_FILE)
+    return true;
+  if (how < NOTHING_FROM_PIPE)
+    return (src[0] = memfd_create ("dt", 0)) >= 0 && write (src[0], &byte, 1)
+      == 1;
+  if (pipe (src) == -1)
+    return false;
+  if (how == NOTHING_FROM_PIPE)
+    return write (src[1], &byte, 1) == 1;
+  if (how == NOTHING_WAYS - 1) {
+    close (src[1]);
+    src[1] = -1;
+  }
+  return true;
+}
+
+/* The send number HOW of nothing_names on FD, with the program's FLAGS,
+ * from SRC.
+ */
+static long
+send_nothing_with (struct dt_world *w, unsigned how, int fd, int flags,
+                   const int src[2])
+{
+  static uint8_t byte;
+  struct iovec iov = { &byte, 0 };
+  struct msghdr m = { .msg_iov = NULL };
+  struct mmsghdr mm[1] = { { .msg_hdr = { .msg_iov = &iov,
+                                          .msg_iovlen = 1 } } };
+  long r;
+
+  switch (how) {
+  case 0: return w->x->write (fd, &byte, 0);
+  case 1: return w->x->send (fd, &byte, 0, flags);
+  case 2: return w->x->sendto (fd, &byte, 0, flags, NULL, 0);
+  case 3: return w->x->sendmsg (fd, &m, flags);
+  case 4: return w->x->writev (fd, &iov, 0);
+  case 5: return w->x->sendmmsg (fd, mm, 0, flags);
+  case 6:
+    r = w->x->sendmmsg (fd, mm, 1, flags);
+    return r == 1 ? (long) mm[0].msg_len : r;
+  case 7: return w->x->send (fd, NULL, 16, flags);
+  case 8: return w->x->sendfile (fd, fd, NULL, 16);
+  case 9: return w->x->sendfile (fd, -1, NULL, 16);
+  case 10: return w->x->sendfile (fd, src[0], &(off_t) { 100 }, 16);
+  case 11: return w->x->sendfile (fd, src[0], &(off_t) { 0 }, 0);
+  case 12: return w->x->sendfile (fd, src[0], &(off_t) { -1 }, 16);
+  case 13: return w->x->splice (src[0], NULL, fd, NULL, 0, 0);
+  case 14: return w->x->splice (src[0], NULL, fd, NULL, 16,
+                                SPLICE_F_NONBLOCK);
+  default: return w->x->splice (src[0], NULL, fd, NULL, 16, 0);
+  }
+}
+
+/* A send on end E of H that moves nothing, as a program makes one at the
+ * end of its data or by mistake: 0 bytes by each send call, sendfile
+ * from a socket, from no descriptor, past the end of its file, of 0
+ * bytes or at a bad offset, splice of 0 bytes, from an empty pipe or
+ * from one whose writer is gone, a send from a NULL buffer.
+ */
+void
+dt_op_send_nothing (struct dt_world *w, struct dt_handle *h, int e)
+{
+  unsigned how = dt_pick (w->src, NOTHING_WAYS);
+  int fd = dt_end_fd (w, h, e), flags = own_flags (w), src[2] = { -1, -1 };
+  char what[96];
+  long r;
+
+  if (fd >= 0 && nothing_source (how, src)) {
+    snprintf (what, sizeof what, "nothing: %s fd %d flags %#x",
+              nothing_names[how], fd, flags);
+    errno = DT_ERRNO_SENTINEL;
+    r = send_nothing_with (w, how, fd, flags, src);
+    dt_record (w, what, r, errno);
+    moved (h, e, fd, r);
+    own_hold (h, e, r, flags & MSG_MORE);
+  }
+  for (int i = 0; i < 2; i++)
+    if (src[i] >= 0)
+      close (src[i]);
+}

@@ -59,8 +59,10 @@ dt_op_on_handle (struct dt_world *w, bool in_child)
 
   if (!h->used)
     return;
-  if (op < 12)
+  if (op < 11)
     dt_op_send (w, h, e);
+  else if (op < 12)
+    dt_op_send_nothing (w, h, e);
   else if (op < 14)
     dt_op_send_bad (w, h, e);
   else if (op < 16)

@@ -405,6 +405,14 @@ dt_nbd_rest (const struct dt_handle *h, int e, size_t *len)
   return m->len && m->sent ? m->bytes + m->sent : NULL;
 }
 
+bool
+dt_nbd_header_only (const struct dt_handle *h, int e)
+{
+  const struct dt_message *m = &h->nbd.out[e];
+
+  return h->nbd_on && m->len > m->header && m->sent == m->header;
+}
+
 /* The server read N more bytes of requests: each one read whole (its
  * header, and a WRITE's payload) may be answered.
  */
