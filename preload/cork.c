@@ -22,6 +22,37 @@
 #include "track.h"
 #include "tune.h"
 
+/* Let go of the header the library's MSG_MORE holds on FD (entry E),
+ * as if it had gone out plainly, when the program's call WHY makes the
+ * kernel send nothing that would push it: the header would wait for
+ * the kernel's 200 ms cork timer where plainly it left at once.
+ * Unsetting TCP_CORK (which the program has not set: the library corks
+ * nothing then) pushes what is queued and changes no option.
+ */
+static void
+let_go (int fd, uint32_t e, const char *why)
+{
+  int slot = SB_FD_SLOT (e), off = 0, saved = errno;
+  struct sb_framing *f;
+  bool held;
+
+  if (slot < 0 || (f = sb_slot_enter (slot, SB_FD_GEN (e), SB_SLOT_OUT))
+      == NULL)
+    return;
+  held = f->out_held;
+  f->out_held = false;
+  sb_slot_leave (slot, SB_SLOT_OUT);
+  if (!held || (e & SB_FD_APPCORK))
+    return;
+  if (sb_tracing ())
+    sb_log (SB_LOG_TRACE, "fd %d tcp: %s: the header the library held is "
+            "let go", fd, why);
+  sb_real_ready ();
+  if (sb_real.setsockopt)
+    sb_real.setsockopt (fd, IPPROTO_TCP, TCP_CORK, &off, sizeof off);
+  errno = saved;
+}
+
 /* Stop following FD (entry E): give its slot back; REASON is logged. */
 static void
 drop_slot (int fd, uint32_t e, const char *reason)
@@ -30,6 +61,8 @@ drop_slot (int fd, uint32_t e, const char *reason)
 
   if (!(e & SB_FD_TUNED))
     next &= ~(uint32_t) SB_FD_CANDIDATE;   /* not NBD: never tuned */
+  /* Unfollowed, its sends no longer come here to push it. */
+  let_go (fd, e, "NBD framing no longer followed");
   if (!sb_fd_update (fd, e, next))
     return;                     /* closed or replaced meanwhile */
   sb_slot_release (SB_FD_SLOT (e));
@@ -58,39 +91,6 @@ follow_up (int fd, uint32_t e, int seen, const char *off_reason)
     drop_slot (fd, e, off_reason);
 }
 
-/* Let go of the header the library's MSG_MORE holds on FD (entry E), as
- * if it had gone out plainly.  The kernel ignores a program's MSG_MORE
- * while earlier bytes are unacknowledged (autocorking), so a payload
- * piece sent with MSG_MORE after a plain header leaves anyway; after a
- * held header it would be held too, for the kernel's 200 ms, where the
- * program sends nothing more.  Unsetting TCP_CORK (which the program
- * has not set: the library corks nothing then) pushes what is queued
- * and changes no option.
- */
-static void
-release_held (int fd, uint32_t e)
-{
-  int slot = SB_FD_SLOT (e), off = 0, saved = errno;
-  struct sb_framing *f;
-  bool held;
-
-  if (slot < 0 || (f = sb_slot_enter (slot, SB_FD_GEN (e), SB_SLOT_OUT))
-      == NULL)
-    return;
-  held = f->out_held;
-  f->out_held = false;
-  sb_slot_leave (slot, SB_SLOT_OUT);
-  if (!held)
-    return;
-  if (sb_tracing ())
-    sb_log (SB_LOG_TRACE, "fd %d tcp: the program passes MSG_MORE itself: "
-            "the header the library held is let go", fd);
-  sb_real_ready ();
-  if (sb_real.setsockopt)
-    sb_real.setsockopt (fd, IPPROTO_TCP, TCP_CORK, &off, sizeof off);
-  errno = saved;
-}
-
 /* The program passed MSG_MORE on FD (entry E) itself: it corks its own
  * messages (libnbd, nbdkit), so from now on the library adds nothing
  * there, not even where the program left a flag out.  Returns the entry.
@@ -100,7 +100,12 @@ note_app_more (int fd, uint32_t e)
 {
   while (!(e & SB_FD_APPMORE) && (e & SB_FD_KINDS)) {
     if (sb_fd_update (fd, e, e | SB_FD_APPMORE)) {
-      release_held (fd, e);
+      /* The kernel ignores a program's MSG_MORE while earlier bytes
+       * are unacknowledged (autocorking), so a payload piece sent with
+       * MSG_MORE after a plain header leaves anyway; after a held
+       * header it would be held too.
+       */
+      let_go (fd, e, "the program passes MSG_MORE itself");
       return e | SB_FD_APPMORE;
     }
     e = sb_fd_get (fd);
@@ -455,7 +460,11 @@ sb_cork_sent (int fd, struct sb_send_plan *p,
   }
   if (e & SB_FD_TUNED)
     sb_stats_count (fd, r, p->more);
-  if (SB_FD_SLOT (e) >= 0 && r > 0 && a)
+  if (SB_FD_SLOT (e) < 0)
+    return;
+  if (r <= 0)
+    let_go (fd, e, "a send that sent nothing");
+  else if (a)
     feed_accepted (fd, p, a, (size_t) r);
 }
 
@@ -537,11 +546,13 @@ sb_cork_unseen (int fd, const char *call, bool sending, ssize_t r)
                    ? "passed through" : "bytes counted, not seen");
   if (sending && (e & SB_FD_TUNED))
     sb_stats_count (fd, r, 0);
-  if (SB_FD_SLOT (e) < 0 || r <= 0)
+  if (SB_FD_SLOT (e) < 0)
     return;
-  if (sending)
+  if (sending && r <= 0)
+    let_go (fd, e, "a send that sent nothing");
+  else if (sending)
     feed_sent (fd, e, NULL, 0, (size_t) r, NULL, false);
-  else if (wants_input (e))
+  else if (r > 0 && wants_input (e))
     feed_received (fd, e, NULL, 0, (size_t) r);
 }
 

@@ -98,9 +98,10 @@ extern int sb_cork_plan (int fd, const char *call,
 extern int sb_cork_plan_plain (int fd, const char *call, int flags,
                                struct sb_send_plan *p);
 
-/* The planned send A returned R: feed the tracker, count, follow up.
- * A is read only where the kernel accepted it (R > 0), or not at all
- * (NULL: a call that failed before it had one).
+/* The planned send A returned R: feed the tracker, count, follow up;
+ * a send that sent nothing (R <= 0) lets go of a header the library
+ * held.  A is read only where the kernel accepted it (R > 0), or not at
+ * all (NULL: a call that failed before it had one).
  */
 extern void sb_cork_sent (int fd, struct sb_send_plan *p,
                           const struct sb_send_args *a, ssize_t r);
@@ -114,7 +115,8 @@ extern void sb_cork_received (int fd, uint32_t e, const char *call,
 
 /* CALL (sendfile, splice) moved R bytes out of (SENDING) or into FD
  * without the library seeing them: counted inside a payload, the end of
- * the tracker anywhere else.
+ * the tracker anywhere else.  Sending nothing (R <= 0), it lets go of a
+ * header the library held.
  */
 extern void sb_cork_unseen (int fd, const char *call, bool sending,
                             ssize_t r);

@@ -154,7 +154,7 @@ sb_sendmmsg (int fd, struct mmsghdr *vec, unsigned vlen, int flags)
     p.why = "passed through (sendmmsg: never corked)";
   r = SB_REAL_CALL (sendmmsg, fd, vec, vlen, flags);
   saved = errno;
-  if (r < 0)
+  if (r <= 0)
     sb_cork_sent (fd, &p, NULL, r);
   /* The kernel wrote each msg_len: the first R entries are readable. */
   for (int i = 0; i < r; i++) {
