@@ -7,6 +7,7 @@
 #include "args.h"
 #include "escape.h"
 #include "filter.h"
+#include "nbd-programs.h"
 
 /* Longest item of a list worth reading: a name the kernel cuts at 15
  * bytes may be given whole (qemu-storage-daemon), but not a page of it.
@@ -114,6 +115,19 @@ sb_host_parse_programs (const char *list, struct sb_host_filter_spec *f,
     f->programs[f->nprograms++] = p;
   } while (more);
   return 0;
+}
+
+int
+sb_host_default_filter (struct sb_host_filter_spec *f, char *why,
+                        size_t why_len)
+{
+  char list[SB_HOST_MAX_PROGRAMS * (ITEM_MAX + 1)];
+
+  if (sb_nbd_program_list (list, sizeof list) == NULL) {
+    snprintf (why, why_len, "the NBD programs do not fit in a filter");
+    return -1;
+  }
+  return sb_host_parse_programs (list, f, why, why_len);
 }
 
 /* ITEM as a port: digits only, 1 to 65535, as any count is read. */

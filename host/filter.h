@@ -28,11 +28,6 @@ struct sb_host_filter_spec {
   uint16_t ports[SB_HOST_MAX_PORTS];
 };
 
-/* The NBD programs of the default filter, as a --programs LIST. */
-#define SB_HOST_DEFAULT_PROGRAMS                                          \
-  "qemu-system-*,qemu-nbd,qemu-img,qemu-io,qemu-storage-daemon,nbdkit,"   \
-  "nbdcopy,nbdinfo,nbd-server,nbd-client,sbnbd-*"
-
 /* Set F to the programs of LIST (comma-separated names, each optionally
  * ending in '*'; duplicates dropped) or to the ports of LIST (1 to
  * 65535).  Return 0, or -1 with WHY saying what is wrong.
@@ -43,6 +38,12 @@ extern int sb_host_parse_programs (const char *list,
 extern int sb_host_parse_ports (const char *list,
                                 struct sb_host_filter_spec *f,
                                 char *why, size_t why_len);
+
+/* Set F to the default filter: the NBD programs (common/nbd-programs.h).
+ * Return 0, or -1 with WHY saying what is wrong with that table.
+ */
+extern int sb_host_default_filter (struct sb_host_filter_spec *f,
+                                   char *why, size_t why_len);
 
 /* The set of first bytes of F's programs, as the kernel programs test
  * it (sb_host_settings.first_bytes).

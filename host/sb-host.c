@@ -14,6 +14,7 @@
 #include "escape.h"
 #include "host.h"
 #include "load.h"
+#include "nbd-programs.h"
 #include "pins.h"
 #include "report.h"
 #include "settings.h"
@@ -42,6 +43,9 @@ static const struct option long_options[] = {
 static void
 usage (void)
 {
+  char programs[1024];
+  const char *list = sb_nbd_program_list (programs, sizeof programs);
+
   printf (
 "Usage: sockboost host enable [--cgroup PATH] [--programs LIST | --ports LIST\n"
 "                             | --all] [--sndbuf SIZE] [--pin-dir DIR] [-v]\n"
@@ -69,7 +73,7 @@ usage (void)
 "                   whole host\n"
 "  --programs LIST  tune the sockets made by these programs: names as the\n"
 "                   kernel keeps them (15 bytes), comma-separated, 'NAME*'\n"
-"                   for a prefix (default: " SB_HOST_DEFAULT_PROGRAMS ")\n"
+"                   for a prefix (default: %s)\n"
 "  --ports LIST     tune the TCP sockets bound to, or connecting to, one of\n"
 "                   these ports instead (no unix sockets)\n"
 "  --all            tune every TCP connection and unix stream socket\n"
@@ -82,7 +86,8 @@ usage (void)
 "  -h, --help       show this help\n"
 "\n"
 "Exit status: 0 done, 1 failed or host mode cannot run here, 2 usage error.\n"
-"See sockboost(1).\n");
+"See sockboost(1).\n",
+          list ? list : "the NBD programs");
 }
 
 static const char *
@@ -217,7 +222,10 @@ parse_args (int argc, char **argv, struct parsed *p)
   memset (p, 0, sizeof *p);
   sb_config_parse (&p->config, 0, no_variable, w);
   p->o.pin_dir = SB_HOST_PIN_DIR_DEFAULT;
-  sb_host_parse_programs (SB_HOST_DEFAULT_PROGRAMS, &p->o.filter, why, sizeof why);
+  if (sb_host_default_filter (&p->o.filter, why, sizeof why) == -1) {
+    sb_error ("the default programs: %s", why);
+    exit (1);
+  }
   opterr = 0;
   while ((opt = getopt_long (argc, argv, SHORT_OPTIONS, long_options, NULL)) != -1)
     apply_option (p, opt, optarg, argv);

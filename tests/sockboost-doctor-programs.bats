@@ -30,12 +30,14 @@ doctor_json_with_fakes () {
 @test "this machine's NBD programs are listed with the versions they print" {
   run "$SOCKBOOST" doctor --json
   assert_success
-  local json=$output name path version
-  for name in qemu-nbd qemu-img qemu-io nbdkit nbdcopy nbdinfo nbd-server; do
+  local json=$output name kind path version
+  # The programs of the table known by one name (not qemu-system-*).
+  while IFS=$'\t' read -r _ name kind; do
+    [[ $name != *"*" ]] || continue
     if path=$(type -P "$name"); then
-      case $name in
+      case $kind in
         nbd-server) version=$("$path" -V 2>&1) ;;
-        nbdcopy|nbdinfo) version=$("$path" --version | grep '^libnbd') ;;
+        libnbd) version=$("$path" --version | grep '^libnbd') ;;
         *) version=$("$path" --version | head -1) ;;
       esac
       version=$(grep -oE '[0-9]+\.[0-9]+(\.[0-9]+)?' <<<"$version" | head -1)
@@ -44,7 +46,7 @@ doctor_json_with_fakes () {
     else
       jq -e --arg p "$name" '.missing_programs | index($p)' <<<"$json"
     fi
-  done
+  done < <("$SB_BUILD/tools/sb-config" --programs)
   run "$SOCKBOOST" doctor
   assert_success
   assert_output --partial "NBD programs on PATH, and what the library changes for each:"
@@ -80,6 +82,52 @@ doctor_json_with_fakes () {
   else
     [ "${nodelay[0]}" -gt 0 ] || fail "doctor says '$tcp' but plain qemu-nbd sets no TCP_NODELAY"
   fi
+}
+
+@test "qemu-storage-daemon's TCP claim is what strace shows" {
+  requires qemu-storage-daemon strace nbdinfo
+  run "$SOCKBOOST" doctor --json
+  local tcp
+  tcp=$(program_entry qemu-storage-daemon "$output" | cut -d'|' -f3)
+  truncate -s 1M "$BATS_TEST_TMPDIR/disk.img"
+  # Which accepted sockets get TCP_NODELAY, plain and under the library.
+  local mode port nodelay=() fd
+  for mode in plain boosted; do
+    port=$(free_tcp_port)
+    local wrapper=()
+    [ $mode = plain ] || wrapper=("$SOCKBOOST" run --)
+    strace -f -o "$BATS_TEST_TMPDIR/$mode.trace" -e trace=accept4,setsockopt \
+      "${wrapper[@]}" qemu-storage-daemon \
+      --blockdev "driver=file,node-name=disk,filename=$BATS_TEST_TMPDIR/disk.img" \
+      --nbd-server "addr.type=inet,addr.host=127.0.0.1,addr.port=$port" \
+      --export type=nbd,id=export,node-name=disk,name=disk \
+      --pidfile "$BATS_TEST_TMPDIR/$mode.pid" 3>&- &
+    kill_at_teardown $!
+    wait_for_file "$BATS_TEST_TMPDIR/$mode.pid"
+    timeout 20 nbdinfo --size "nbd://127.0.0.1:$port/disk" >/dev/null
+    kill "$(cat "$BATS_TEST_TMPDIR/$mode.pid")"
+    wait $! || true
+    fd=$(sed -n 's/.*accept4(.*AF_INET.*) = \([0-9]*\)$/\1/p' "$BATS_TEST_TMPDIR/$mode.trace" | head -1)
+    [ -n "$fd" ] || fail "no accept in the $mode trace"
+    nodelay+=("$(grep -c "setsockopt($fd, SOL_TCP, TCP_NODELAY, \[1\]" "$BATS_TEST_TMPDIR/$mode.trace" || true)")
+  done
+  if [[ $tcp == "sets TCP_NODELAY on the NBD sockets its server accepts"* ]]; then
+    assert_equal "${nodelay[*]}" "0 1"
+  else
+    [ "${nodelay[0]}" -gt 0 ] || fail "doctor says '$tcp' but plain qemu-storage-daemon sets no TCP_NODELAY"
+  fi
+}
+
+@test "qemu-storage-daemon serves as QEMU does; nbd-client sets TCP_NODELAY itself" {
+  fake_program qemu-storage-daemon "qemu-storage-daemon version 7.2.0 (fake)"
+  fake_program nbd-client "This is nbd-client, from nbd 3.24"
+  run doctor_json_with_fakes
+  assert_success
+  local json=$output
+  run program_entry qemu-storage-daemon "$json"
+  assert_output --regexp "^7\.2\.0\|raises the send buffer to tb $BOOSTED_TB: QEMU before 10\.1 leaves the default\|sets TCP_NODELAY on the NBD sockets its server accepts: .*; nothing for its NBD client, which sets TCP_NODELAY itself$"
+  run program_entry nbd-client "$json"
+  assert_output "3.24|raises the send buffer to tb $BOOSTED_TB: nbd-client leaves the default, and the kernel's NBD client sends on that socket|nothing: nbd-client sets TCP_NODELAY itself"
 }
 
 @test "newer QEMU: 8.0 corks its replies, 10.1 sets its own unix buffers" {

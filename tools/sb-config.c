@@ -7,7 +7,8 @@
  * The settings are parsed by sb_config_parse from this process's
  * SOCKBOOST_* variables; the send buffer is raised by sb_sndbuf_raise
  * against the model of the kernel's setsockopt (rules/sndbuf-model.c),
- * whose facts come from the kernel itself unless given.
+ * whose facts come from the kernel itself unless given.  It also
+ * lists the NBD programs (common/nbd-programs.c) for doctor and status.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -21,6 +22,7 @@
 
 #include "args.h"
 #include "escape.h"
+#include "nbd-programs.h"
 #include "report.h"
 #include "settings.h"
 #include "sndbuf-model.h"
@@ -53,6 +55,10 @@ usage (void)
 "  --variables           only the variables the library reads, one\n"
 "                        'variable<tab>NAME<tab>DEFAULT<tab>EXPECTED' line\n"
 "                        each (DEFAULT empty when there is none)\n"
+"  --programs            only the NBD programs, one\n"
+"                        'program<tab>NAME<tab>KIND' line each: NAME a file\n"
+"                        name or a prefix ending in '*', KIND the NBD code\n"
+"                        it runs\n"
 "  -h, --help            show this help\n",
           PROGRAM);
 }
@@ -61,7 +67,7 @@ usage (void)
 struct options {
   long wmem_max, wmem_default, before, asked;
   int can_force;
-  bool settings_only, variables_only;
+  bool settings_only, variables_only, programs_only;
 };
 
 static int
@@ -76,7 +82,7 @@ parse_yes_no (const char *option, const char *arg)
 }
 
 enum { OPT_WMEM_MAX = 256, OPT_WMEM_DEFAULT, OPT_BEFORE, OPT_PROGRAM_ASKED,
-       OPT_CAN_FORCE, OPT_SETTINGS, OPT_VARIABLES };
+       OPT_CAN_FORCE, OPT_SETTINGS, OPT_VARIABLES, OPT_PROGRAMS };
 
 static const struct option long_options[] = {
   { "wmem-max", required_argument, NULL, OPT_WMEM_MAX },
@@ -86,6 +92,7 @@ static const struct option long_options[] = {
   { "can-force", required_argument, NULL, OPT_CAN_FORCE },
   { "settings", no_argument, NULL, OPT_SETTINGS },
   { "variables", no_argument, NULL, OPT_VARIABLES },
+  { "programs", no_argument, NULL, OPT_PROGRAMS },
   { "help", no_argument, NULL, 'h' },
   { NULL, 0, NULL, 0 },
 };
@@ -114,6 +121,7 @@ apply_option (struct options *o, int opt, const char *arg, char **argv)
   case OPT_CAN_FORCE: o->can_force = parse_yes_no ("--can-force", arg); break;
   case OPT_SETTINGS: o->settings_only = true; break;
   case OPT_VARIABLES: o->variables_only = true; break;
+  case OPT_PROGRAMS: o->programs_only = true; break;
   case 'h': usage (); exit (0);
   default:
     sb_arg_getopt_complaint (opt, argv, ":h", why, sizeof why);
@@ -215,6 +223,13 @@ print_variables (void)
     printf ("variable\t%s\t%s\t%s\n", name, default_text, expected);
 }
 
+static void
+print_programs (void)
+{
+  for (const struct sb_nbd_program *p = sb_nbd_programs; p->name; p++)
+    printf ("program\t%s\t%s\n", p->name, p->kind);
+}
+
 /* The settings of this environment and, unless O asks only for them,
  * the send buffer decision.
  */
@@ -246,6 +261,8 @@ main (int argc, char *argv[])
   parse_options (&o, argc, argv);
   if (o.variables_only)
     print_variables ();
+  else if (o.programs_only)
+    print_programs ();
   else
     print_decisions (&o);
   if (fflush (stdout) == EOF || ferror (stdout)) {

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""sockboostlib.programs: which programs are NBD programs, and what the
-library changes for each by version, from given decisions."""
+"""sockboostlib.programs: which programs are NBD programs (the table
+sb-config lists), and what the library changes for each by version,
+from given decisions."""
 
 import dataclasses
 import unittest
@@ -32,12 +33,34 @@ class Names(unittest.TestCase):
     def test_nbd_programs(self):
         for name in ("qemu-nbd", "qemu-img", "qemu-io", "nbdkit", "nbdcopy",
                      "nbdinfo", "nbd-server", "qemu-system-x86_64",
-                     "qemu-system-aarch64"):
+                     "qemu-system-aarch64", "qemu-storage-daemon",
+                     "nbd-client", "sbnbd-server", "sbnbd-client"):
             with self.subTest(name=name):
                 self.assertTrue(programs.is_nbd_program(name))
-        for name in ("qemu", "qemu-nbd.sh", "bash", "qemu-system", "nbd"):
+        for name in ("qemu", "qemu-nbd.sh", "bash", "qemu-system", "nbd",
+                     "qemu-storage-da", "sbnbd"):
             with self.subTest(name=name):
                 self.assertFalse(programs.is_nbd_program(name))
+
+    def test_kinds(self):
+        self.assertEqual(programs.entry_of("qemu-system-x86_64"),
+                         programs.Entry("qemu-system-*", "qemu-server-client"))
+        self.assertEqual(programs.entry_of("qemu-storage-daemon").kind,
+                         "qemu-server-client")
+        self.assertEqual(programs.entry_of("nbdinfo").kind, "libnbd")
+
+    def test_every_kind_has_a_rule_and_every_rule_a_kind(self):
+        self.assertEqual({e.kind for e in programs.table()},
+                         set(programs.KINDS))
+
+    def test_an_entry_matches_whole_names_or_by_its_prefix(self):
+        exact = programs.Entry("qemu-nbd", "qemu-server")
+        self.assertTrue(exact.matches("qemu-nbd"))
+        self.assertFalse(exact.matches("qemu-nbdx"))
+        self.assertFalse(exact.matches("qemu-nb"))
+        prefix = programs.Entry("sbnbd-*", "sbnbd")
+        self.assertTrue(prefix.matches("sbnbd-server"))
+        self.assertFalse(prefix.matches("sbnbd"))
 
     def test_older_is_numeric_dot_by_dot(self):
         self.assertTrue(programs.older("7.2.22", "8.0"))
@@ -49,39 +72,37 @@ class Names(unittest.TestCase):
 
 class Changes(unittest.TestCase):
     def test_unknown_version(self):
-        self.assertEqual(FixedChanges(decided()).of("qemu-nbd", None),
+        self.assertEqual(FixedChanges(decided()).of("qemu-server", None),
                          ("unknown: its version is unknown",) * 2)
 
     def test_qemu_before_and_after_its_thresholds(self):
         c = FixedChanges(decided())
-        unix, tcp = c.of("qemu-nbd", "7.2.22")
+        unix, tcp = c.of("qemu-server", "7.2.22")
         self.assertTrue(unix.startswith("raises the send buffer to tb "
                                         "4194304"))
         self.assertTrue(tcp.startswith("sets TCP_NODELAY"))
-        unix, tcp = c.of("qemu-nbd", "8.0")
+        unix, tcp = c.of("qemu-server", "8.0")
         self.assertTrue(tcp.startswith("nothing: QEMU 8.0 and later cork"))
-        self.assertTrue(c.of("qemu-nbd", "10.1")[0].startswith(
+        self.assertTrue(c.of("qemu-server", "10.1")[0].startswith(
             "nothing: QEMU 10.1 and later set 2 MiB"))
 
     def test_qemu_io_is_a_client_as_qemu_img_is(self):
+        self.assertEqual(programs.entry_of("qemu-io").kind,
+                         programs.entry_of("qemu-img").kind)
         c = FixedChanges(decided())
-        for version in ("7.2.22", "11.1.0"):
-            with self.subTest(version=version):
-                self.assertEqual(c.of("qemu-io", version),
-                                 c.of("qemu-img", version))
-        self.assertTrue(c.of("qemu-io", "7.2")[1].startswith("nothing"))
+        self.assertTrue(c.of("qemu-client", "7.2")[1].startswith("nothing"))
 
     def test_the_system_emulator_serves_and_is_a_client(self):
-        tcp = FixedChanges(decided()).of("qemu-system-x86_64", "7.2")[1]
+        tcp = FixedChanges(decided()).of("qemu-server-client", "7.2")[1]
         self.assertIn("the NBD sockets its server accepts", tcp)
         self.assertIn("nothing for its NBD client", tcp)
 
     def test_what_the_settings_turn_off(self):
         c = FixedChanges(decided(request=0, nodelay=False, cork=False))
-        self.assertEqual(c.of("qemu-nbd", "7.2")[0],
+        self.assertEqual(c.of("qemu-server", "7.2")[0],
                          "nothing: SOCKBOOST_SNDBUF is off: QEMU before 10.1 "
                          "leaves the default")
-        self.assertTrue(c.of("qemu-nbd", "7.2")[1].startswith(
+        self.assertTrue(c.of("qemu-server", "7.2")[1].startswith(
             "nothing, as SOCKBOOST_NODELAY=0 asks"))
         self.assertTrue(c.of("nbd-server", "3.24")[1].startswith(
             "nothing, as SOCKBOOST_CORK=off asks"))
@@ -94,17 +115,34 @@ class Changes(unittest.TestCase):
     def test_libnbd_by_version(self):
         own = decided(before=4 << 20, tb=4 << 20)
         c = FixedChanges(decided(), own)
-        self.assertIn("before 1.24 leaves the default", c.of("nbdcopy",
+        self.assertIn("before 1.24 leaves the default", c.of("libnbd",
                                                              "1.14.2")[0])
-        self.assertTrue(c.of("nbdinfo", "1.23.1")[0].startswith(
+        self.assertTrue(c.of("libnbd", "1.23.1")[0].startswith(
             "not checked for libnbd 1.23.1"))
-        self.assertEqual(c.of("nbdcopy", "1.24.0")[0],
+        self.assertEqual(c.of("libnbd", "1.24.0")[0],
                          "nothing: libnbd 1.24 and later set 2 MiB "
                          "themselves")
         bigger = FixedChanges(decided(), dataclasses.replace(own,
                                                              tb=8 << 20))
-        self.assertTrue(bigger.of("nbdcopy", "1.24.0")[0].startswith(
+        self.assertTrue(bigger.of("libnbd", "1.24.0")[0].startswith(
             "raises the send buffer to tb 8388608"))
+
+    def test_nbd_client_hands_its_socket_to_the_kernel(self):
+        c = FixedChanges(decided())
+        unix, tcp = c.of("nbd-client", "3.24")
+        self.assertEqual(unix, "raises the send buffer to tb 4194304: "
+                         "nbd-client leaves the default, and the kernel's "
+                         "NBD client sends on that socket")
+        self.assertEqual(tcp, "nothing: nbd-client sets TCP_NODELAY itself")
+        for said in c.of("nbd-client", "3.26"):
+            self.assertTrue(said.endswith("(as checked on 3.24)"), said)
+
+    def test_sbnbd_leaves_only_its_naive_switches(self):
+        unix, tcp = FixedChanges(decided()).of("sbnbd", "0.1.0")
+        self.assertTrue(unix.startswith("raises the send buffer to tb "
+                                        "4194304"))
+        self.assertTrue(tcp.startswith("nothing: "))
+        self.assertIn("--no-nodelay", tcp)
 
     def test_nbd_server_outside_the_version_checked(self):
         c = FixedChanges(decided())

@@ -7,6 +7,10 @@
 #include "tap.h"
 #include "escape.h"
 #include "filter.h"
+#include "nbd-programs.h"
+
+/* The default programs as a --programs list (common/nbd-programs.c). */
+static char default_list[1024];
 
 static void
 expect_programs (const char *list, const char *text)
@@ -60,21 +64,21 @@ matches (const char *list, const char *comm)
 static void
 test_matching (void)
 {
-  TAP_OK (matches (SB_HOST_DEFAULT_PROGRAMS, "qemu-system-x86") == 1,
+  TAP_OK (matches (default_list, "qemu-system-x86") == 1,
           "qemu-system-x86_64, as the kernel names it, is an NBD program");
-  TAP_OK (matches (SB_HOST_DEFAULT_PROGRAMS, "qemu-storage-da") == 1,
+  TAP_OK (matches (default_list, "qemu-storage-da") == 1,
           "qemu-storage-daemon, cut at 15 bytes, is an NBD program");
-  TAP_OK (matches (SB_HOST_DEFAULT_PROGRAMS, "sbnbd-server") == 1,
+  TAP_OK (matches (default_list, "sbnbd-server") == 1,
           "sbnbd-* matches sbnbd-server");
-  TAP_OK (matches (SB_HOST_DEFAULT_PROGRAMS, "qemu-nbd") == 1,
+  TAP_OK (matches (default_list, "qemu-nbd") == 1,
           "qemu-nbd is an NBD program");
-  TAP_OK (matches (SB_HOST_DEFAULT_PROGRAMS, "qemu-nbdx") == 0,
+  TAP_OK (matches (default_list, "qemu-nbdx") == 0,
           "an exact name does not match a longer one (qemu-nbdx)");
-  TAP_OK (matches (SB_HOST_DEFAULT_PROGRAMS, "qemu-im") == 0,
+  TAP_OK (matches (default_list, "qemu-im") == 0,
           "an exact name does not match a shorter one (qemu-im)");
-  TAP_OK (matches (SB_HOST_DEFAULT_PROGRAMS, "python3") == 0,
+  TAP_OK (matches (default_list, "python3") == 0,
           "python3 is not an NBD program");
-  TAP_OK (matches (SB_HOST_DEFAULT_PROGRAMS, "nbd") == 0,
+  TAP_OK (matches (default_list, "nbd") == 0,
           "a prefix of a name is not the name (nbd)");
 }
 
@@ -87,8 +91,10 @@ test_keys_round_trip (void)
   char why[256];
   int same = 1;
 
-  sb_host_parse_programs (SB_HOST_DEFAULT_PROGRAMS ",x,abcdefghijklmno*", &f,
-                          why, sizeof why);
+  char list[sizeof default_list + 32];
+
+  snprintf (list, sizeof list, "%s,x,abcdefghijklmno*", default_list);
+  sb_host_parse_programs (list, &f, why, sizeof why);
   for (int i = 0; i < f.nprograms; i++) {
     sb_host_program_key (&f.programs[i], &key);
     same &= sb_host_program_from_key (&key, &back) == 0 &&
@@ -110,7 +116,7 @@ test_first_bytes (void)
   char why[256];
   int bits = 0;
 
-  sb_host_parse_programs (SB_HOST_DEFAULT_PROGRAMS, &f, why, sizeof why);
+  sb_host_parse_programs (default_list, &f, why, sizeof why);
   sb_host_first_bytes (&f, set);
   for (int b = 0; b < 256; b++)
     bits += (set[b >> 6] >> (b & 63)) & 1;
@@ -137,17 +143,42 @@ test_equal (void)
   TAP_OK (!sb_host_filter_equal (&a, &b), "ports are not programs");
 }
 
+/* The default filter is the table's programs, and the table's list is
+ * whole or not given at all.
+ */
+static void
+test_default (void)
+{
+  struct sb_host_filter_spec listed, f;
+  char why[256] = "", small[sizeof default_list];
+  size_t len = strlen (default_list);
+
+  TAP_OK (sb_host_default_filter (&f, why, sizeof why) == 0 &&
+          sb_host_parse_programs (default_list, &listed, why, sizeof why) == 0 &&
+          (sb_host_filter_sort (&f), sb_host_filter_sort (&listed),
+           sb_host_filter_equal (&f, &listed)),
+          "the default filter takes the NBD programs' list (%s)", why);
+  TAP_OK (sb_nbd_program_list (small, len) == NULL &&
+          sb_nbd_program_list (small, len + 1) == small &&
+          strcmp (small, default_list) == 0 &&
+          sb_nbd_program_list (small, 0) == NULL,
+          "the list is given whole or not at all (%zu bytes)", len);
+}
+
 int
 main (void)
 {
   struct sb_host_filter_spec f;
   char why[256], text[256];
 
+  TAP_OK (sb_nbd_program_list (default_list, sizeof default_list) != NULL,
+          "the NBD programs as a list: %s", default_list);
   expect_programs ("qemu-nbd", "programs qemu-nbd");
   expect_programs ("qemu-system-*,qemu-nbd,qemu-system-*",
                    "programs qemu-nbd, qemu-system-*");
   expect_programs ("qemu-storage-daemon", "programs qemu-storage-da");
-  expect_programs (SB_HOST_DEFAULT_PROGRAMS, "programs nbd-client, "
+  test_default ();
+  expect_programs (default_list, "programs nbd-client, "
                    "nbd-server, nbdcopy, nbdinfo, nbdkit, qemu-img, qemu-io, "
                    "qemu-nbd, qemu-storage-da, qemu-system-*, sbnbd-*");
   expect_bad (0, "", "an empty program name");

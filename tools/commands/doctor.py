@@ -29,18 +29,25 @@ from sockboostlib.sockets import SsError                      # noqa: E402
 from sockboostlib.text import folded, for_json, shown         # noqa: E402
 
 COMMAND = Command("doctor")
-PARSER = Parser("Usage: sockboost doctor [--json]", textwrap.fill(
-    "Show the kernel limits that decide the send buffer, whether this "
-    "user can exceed them, and run a live self-test of the library; "
-    "measure what a bigger unix send buffer gains on this host (a raw "
-    "socketpair, default buffer against the requested one, about a "
-    "second); then list the NBD programs on PATH (%s, QEMU's system "
-    "emulators) with their versions and what the library changes for "
-    "each.  Reads the same SOCKBOOST_* variables as the library.  Exit "
-    "status 0 when the self-test passes, 1 when it fails."
-    % ", ".join(programs.NBD_PROGRAMS), width=74, break_on_hyphens=False),
-                [Option("--json", "print one JSON object instead of the "
-                        "report")])
+
+
+def parser():
+    """doctor's options, and its help naming the NBD programs of the
+    table (asked of sb-config, so not before main runs)."""
+    return Parser("Usage: sockboost doctor [--json]", textwrap.fill(
+        "Show the kernel limits that decide the send buffer, whether this "
+        "user can exceed them, and run a live self-test of the library; "
+        "measure what a bigger unix send buffer gains on this host (a raw "
+        "socketpair, default buffer against the requested one, about a "
+        "second); then list the NBD programs on PATH (%s) with their "
+        "versions and what the library changes for each.  Reads the same "
+        "SOCKBOOST_* variables as the library.  Exit status 0 when the "
+        "self-test passes, 1 when it fails."
+        % ", ".join(e.name for e in programs.table()), width=74,
+        break_on_hyphens=False),
+                  [Option("--json", "print one JSON object instead of the "
+                          "report")])
+
 
 PROBE_WAIT_SECONDS = 10
 
@@ -236,7 +243,7 @@ def report_programs(r, found, missing):
     r.say("  NBD programs on PATH, and what the library changes for each:")
     for p in found:
         version = p.version or "(version unknown)"
-        if p.name in ("nbdcopy", "nbdinfo"):
+        if p.kind == "libnbd":
             version = "libnbd " + version
         r.say("    %s %s (%s)" % (p.name, version, shown(p.path)))
         if p.version_source != programs.PRINTED:
@@ -261,7 +268,7 @@ def report_host_mode(r):
 
 
 def main(argv):
-    json_wanted = PARSER.parse(argv).json
+    json_wanted = parser().parse(argv).json
     r, library = Report(json_wanted), paths.library()
     d = decisions.ask()
     r.say("sockboost %s doctor" % d.version)

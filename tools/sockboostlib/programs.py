@@ -2,28 +2,25 @@
 """What the library changes for each NBD program, by version, for doctor
 (the programs on PATH) and status (the program of a process).
 
-Each claim about a program was checked with strace on the version named
-(Debian 12's QEMU 7.2, nbdkit 1.32, libnbd 1.14, nbd-server 3.24;
-Debian 13's QEMU 10.0, nbdkit 1.42, libnbd 1.22; unstable's QEMU 11.1,
-nbdkit 1.48, libnbd 1.24); the thresholds between are QEMU's own (8.0
-corks replies, 10.1 sets 2 MiB on its unix sockets).  What the library
-does is not decided here: the decisions come from the library itself
-(decisions.ask)."""
+Which programs are NBD programs, and which NBD code each runs, is one
+table in C (common/nbd-programs.c), of which host mode's default filter
+is made too: it is read here from sb-config (table).  Each claim about a
+program was checked with strace on the version named (Debian 12's QEMU
+7.2 (qemu-nbd, qemu-img, qemu-storage-daemon), nbdkit 1.32, libnbd 1.14,
+nbd-server and nbd-client 3.24; Debian 13's QEMU 10.0, nbdkit 1.42,
+libnbd 1.22; unstable's QEMU 11.1, nbdkit 1.48, libnbd 1.24); the
+thresholds between are QEMU's own (8.0 corks replies, 10.1 sets 2 MiB on
+its unix sockets).  What the library does is not decided here: the
+decisions come from the library itself (decisions.ask)."""
 
 import dataclasses
-import fnmatch
+import functools
 import os
 import re
 import subprocess
 
 from . import decisions, packages, trust
 
-NBD_PROGRAMS = ("qemu-nbd", "qemu-img", "qemu-io", "nbdkit", "nbdcopy",
-                "nbdinfo", "nbd-server")
-# QEMU's system emulators run the same NBD server as qemu-nbd
-# (nbd-server-start: storage migration's destination, backup pull) and
-# the same NBD client as qemu-img (blockdev-mirror to an nbd node).
-QEMU_SYSTEM = "qemu-system-*"
 # What QEMU 10.1 and libnbd 1.24 set on their unix sockets themselves.
 PROGRAMS_OWN_SNDBUF = 2 << 20
 
@@ -38,18 +35,50 @@ class Version:
     source: str                # PRINTED, the package, or why unknown
 
 
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    """One row of the table of NBD programs."""
+    name: str                  # a file name, or a prefix ending in '*'
+    kind: str                  # the NBD code it runs (nbd-programs.h)
+
+    def matches(self, name):
+        """Whether the program whose file is named NAME is this one."""
+        if self.name.endswith("*"):
+            return name.startswith(self.name[:-1])
+        return name == self.name
+
+
+@functools.lru_cache(maxsize=None)
+def table():
+    """The NBD programs, as Entry rows in the table's order."""
+    rows = []
+    for line in decisions.sb_config(["--programs"]).splitlines():
+        fields = line.split("\t")
+        if fields[0] != "program" or len(fields) != 3:
+            raise decisions.HelperError("sb-config --programs: unexpected "
+                                        "line %r" % line)
+        rows.append(Entry(fields[1], fields[2]))
+    return tuple(rows)
+
+
+def entry_of(name):
+    """The Entry of the program whose file is named NAME, or None."""
+    return next((e for e in table() if e.matches(name)), None)
+
+
+def is_nbd_program(name):
+    return entry_of(name) is not None
+
+
 @dataclasses.dataclass
 class Program:
     name: str
+    kind: str                  # Entry.kind
     path: str
     version: str               # Version.number
     version_source: str        # Version.source
     unix: str                  # what the library changes on unix sockets
     tcp: str                   # and on TCP sockets
-
-
-def is_nbd_program(name):
-    return name in NBD_PROGRAMS or fnmatch.fnmatch(name, QEMU_SYSTEM)
 
 
 def version_of(name, fd, path):
@@ -72,16 +101,18 @@ def version_of(name, fd, path):
 
 
 def printed_version(name, fd):
-    """The version the program open at FD prints, as digits and dots."""
-    option = "-V" if name == "nbd-server" else "--version"
+    """The version NBD program NAME, open at FD, prints, as digits and
+    dots: libnbd's for a libnbd program."""
+    kind = entry_of(name).kind
+    option = "-V" if kind == "nbd-server" else "--version"
     try:
         out = trust.run_opened(fd, name, [option], timeout=5)
     except (OSError, subprocess.TimeoutExpired):
         return Version(None, "it could not be run")
     lines = out.decode("utf-8", "replace").splitlines() or [""]
-    if name in ("nbdcopy", "nbdinfo"):
+    if kind == "libnbd":
         lines = [l for l in lines if l.startswith("libnbd ")] or [""]
-    elif name != "nbd-server":
+    elif kind != "nbd-server":
         lines = lines[:1]
     found = re.search(r"[0-9]+\.[0-9]+(\.[0-9]+)?", "\n".join(lines))
     if not found:
@@ -157,28 +188,31 @@ class Changes:
                 "leaves Nagle on, so each small reply chunk waits for the "
                 "client's delayed ACK (about 40 ms)" % sockets)
 
-    def of(self, name, version):
-        """(unix, tcp): what the library changes for NAME at VERSION."""
+    def of(self, kind, version):
+        """(unix, tcp): what the library changes for a program of KIND
+        (Entry.kind) at VERSION."""
         if version is None:
             return ("unknown: its version is unknown",) * 2
-        if name in ("nbdcopy", "nbdinfo"):
-            return self.libnbd(version)
-        if name == "nbdkit":
-            return (unix_raise(self.default) + ": nbdkit leaves the default",
-                    "nothing: nbdkit sets TCP_NODELAY and passes MSG_MORE "
-                    "itself")
-        if name == "nbd-server":
-            return self.nbd_server(version)
-        if name in ("qemu-img", "qemu-io"):
-            return (self.qemu_unix(version), "nothing: it sets TCP_NODELAY "
-                    "and corks its requests itself")
-        if name == "qemu-nbd":
-            return (self.qemu_unix(version),
-                    self.qemu_server_tcp(version, "the sockets it accepts"))
+        return KINDS[kind](self, version)
+
+    def qemu_server(self, version):
+        return (self.qemu_unix(version),
+                self.qemu_server_tcp(version, "the sockets it accepts"))
+
+    def qemu_client(self, version):
+        return (self.qemu_unix(version), "nothing: it sets TCP_NODELAY "
+                "and corks its requests itself")
+
+    def qemu_server_client(self, version):
         return (self.qemu_unix(version),
                 self.qemu_server_tcp(version,
                                      "the NBD sockets its server accepts") +
                 "; nothing for its NBD client, which sets TCP_NODELAY itself")
+
+    def nbdkit(self, version):
+        return (unix_raise(self.default) + ": nbdkit leaves the default",
+                "nothing: nbdkit sets TCP_NODELAY and passes MSG_MORE "
+                "itself")
 
     def libnbd(self, version):
         tcp = "nothing: libnbd sets TCP_NODELAY and passes MSG_MORE itself"
@@ -208,13 +242,42 @@ class Changes:
             tcp += " (as checked on 3.24)"
         return unix, tcp
 
+    def nbd_client(self, version):
+        """nbd-client makes the connection and hands it to the kernel's
+        NBD client, which sends on it with the options it was given."""
+        checked = "" if version == "3.24" else " (as checked on 3.24)"
+        return (unix_raise(self.default) + ": nbd-client leaves the "
+                "default, and the kernel's NBD client sends on that socket"
+                + checked,
+                "nothing: nbd-client sets TCP_NODELAY itself" + checked)
+
+    def sbnbd(self, version):
+        return (unix_raise(self.default) + ": sbnbd-server and sbnbd-client "
+                "leave the default",
+                "nothing: sbnbd-server and sbnbd-client set TCP_NODELAY and "
+                "send each message in one call themselves, unless a naive "
+                "switch (--no-nodelay, --split-replies, --split-writes) "
+                "leaves that to the library")
+
+
+# Each kind of program of the table (Entry.kind), and what says what
+# the library changes for it.
+KINDS = {"qemu-server": Changes.qemu_server,
+         "qemu-client": Changes.qemu_client,
+         "qemu-server-client": Changes.qemu_server_client,
+         "nbdkit": Changes.nbdkit, "libnbd": Changes.libnbd,
+         "nbd-server": Changes.nbd_server, "nbd-client": Changes.nbd_client,
+         "sbnbd": Changes.sbnbd}
+
 
 def describe(changes, name, fd, path):
-    """Program NAME, open at FD (None: it cannot be) and named PATH on
+    """NBD program NAME, open at FD (None: it cannot be) and named PATH on
     this host."""
+    kind = entry_of(name).kind
     version = version_of(name, fd, path)
-    unix, tcp = changes.of(name, version.number)
-    return Program(name, path, version.number, version.source, unix, tcp)
+    unix, tcp = changes.of(kind, version.number)
+    return Program(name, kind, path, version.number, version.source, unix,
+                   tcp)
 
 
 def describe_on_path(changes, name, path):
@@ -227,8 +290,8 @@ def describe_on_path(changes, name, path):
 
 
 def on_path():
-    """{name: path} of the NBD programs on PATH, QEMU's system emulators
-    included, in the order PATH finds them."""
+    """{name: path} of the NBD programs on PATH, each found by the first
+    directory of PATH that has it."""
     found = {}
     for d in os.environ.get("PATH", os.defpath).split(os.pathsep):
         try:
@@ -245,14 +308,14 @@ def on_path():
 
 def survey():
     """(programs found, names missing): each NBD program on PATH with
-    what the library changes for it; QEMU_SYSTEM stands for the system
-    emulators when there is none."""
+    what the library changes for it, in the table's order (the programs
+    of a prefix by name); the table's names (a prefix as "qemu-system-*")
+    that no program on PATH has."""
     found, changes = on_path(), Changes()
-    present = [describe_on_path(changes, n, found[n]) for n in NBD_PROGRAMS
-               if n in found]
-    present += [describe_on_path(changes, n, p) for n, p in sorted(found.items())
-                if n not in NBD_PROGRAMS]
-    missing = [n for n in NBD_PROGRAMS if n not in found]
-    if not any(fnmatch.fnmatch(n, QEMU_SYSTEM) for n in found):
-        missing.append(QEMU_SYSTEM)
+    present, missing = [], []
+    for e in table():
+        names = sorted(n for n in found if entry_of(n) == e)
+        present += [describe_on_path(changes, n, found[n]) for n in names]
+        if not names:
+            missing.append(e.name)
     return present, missing
