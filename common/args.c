@@ -72,6 +72,19 @@ sb_option_count (const char *option, const char *text, unsigned long min,
   return v;
 }
 
+uint64_t
+sb_option_size (const char *option, const char *text, uint64_t max)
+{
+  char shown[SB_ESCAPE_SIZE (QUOTE_MAX)], expected[SB_SIZE_EXPECTED_SIZE];
+  uint64_t v;
+
+  if (sb_parse_size (text, max, &v) == -1 || v == 0)
+    sb_usage_error ("%s: invalid size '%s': expected %s", option,
+                    sb_escape_str (shown, sizeof shown, text),
+                    sb_size_expected (1, max, expected, sizeof expected));
+  return v;
+}
+
 /* The option as the user typed it, escaped: "--name" without "=value",
  * or "-c".
  */

@@ -35,6 +35,13 @@ extern int sb_arg_count (const char *text, int base, unsigned long min,
 extern unsigned long sb_option_count (const char *option, const char *text,
                                       unsigned long min, unsigned long max);
 
+/* TEXT, the value of OPTION, as a size from 1 to MAX, or a usage error
+ * "OPTION: invalid size 'TEXT': expected ..." (exit 2), in the words
+ * the Python tools pass on as theirs (sockboostlib/options.py).
+ */
+extern uint64_t sb_option_size (const char *option, const char *text,
+                                uint64_t max);
+
 /* What getopt_long (called with opterr = 0 and an OPTSTRING that starts
  * with ':') found wrong when it returned C ('?' or ':'), from optind,
  * optopt and ARGV.  Our own words, because getopt's message would print

@@ -44,6 +44,9 @@ assert_one_usage_form () {
   assert_one_usage_form sb-config sb-config "$SB_BUILD/tools/sb-config" --settings extra
   run -2 "$SB_BUILD/tools/sb-socketpair-bench" --total $'1\e[2J'
   assert_output --partial "invalid size '1\\x1b[2J'"
+  assert_one_usage_form sb-config sb-config "$SB_BUILD/tools/sb-config" --size $'1\e[2J'
+  [[ $stderr == "sb-config: --size: invalid size '1\x1b[2J': expected a size such as "* ]] ||
+    fail "sb-config --size: $stderr"
 }
 
 @test "the demo" {

@@ -8,7 +8,9 @@
  * SOCKBOOST_* variables; the send buffer is raised by sb_sndbuf_raise
  * against the model of the kernel's setsockopt (rules/sndbuf-model.c),
  * whose facts come from the kernel itself unless given.  It also
- * lists the NBD programs (common/nbd-programs.c) for doctor and status.
+ * lists the NBD programs (common/nbd-programs.c) for doctor and status,
+ * and reads the sizes the Python tools are given, with the one size
+ * parser (common/parse-size.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -59,6 +61,11 @@ usage (void)
 "                        'program<tab>NAME<tab>KIND' line each: NAME a file\n"
 "                        name or a prefix ending in '*', KIND the NBD code\n"
 "                        it runs\n"
+"  --size SIZE           only SIZE as bytes (at least 1), one 'size<tab>BYTES'\n"
+"                        line; an invalid one is a usage error that says what\n"
+"                        a size looks like\n"
+"  --sndbuf-size SIZE    the same, for a send buffer to request (at most what\n"
+"                        SOCKBOOST_SNDBUF takes)\n"
 "  -h, --help            show this help\n",
           PROGRAM);
 }
@@ -68,6 +75,8 @@ struct options {
   long wmem_max, wmem_default, before, asked;
   int can_force;
   bool settings_only, variables_only, programs_only;
+  bool sized;                   /* a size was given: print it alone */
+  uint64_t size;
 };
 
 static int
@@ -82,7 +91,8 @@ parse_yes_no (const char *option, const char *arg)
 }
 
 enum { OPT_WMEM_MAX = 256, OPT_WMEM_DEFAULT, OPT_BEFORE, OPT_PROGRAM_ASKED,
-       OPT_CAN_FORCE, OPT_SETTINGS, OPT_VARIABLES, OPT_PROGRAMS };
+       OPT_CAN_FORCE, OPT_SETTINGS, OPT_VARIABLES, OPT_PROGRAMS, OPT_SIZE,
+       OPT_SNDBUF_SIZE };
 
 static const struct option long_options[] = {
   { "wmem-max", required_argument, NULL, OPT_WMEM_MAX },
@@ -93,6 +103,8 @@ static const struct option long_options[] = {
   { "settings", no_argument, NULL, OPT_SETTINGS },
   { "variables", no_argument, NULL, OPT_VARIABLES },
   { "programs", no_argument, NULL, OPT_PROGRAMS },
+  { "size", required_argument, NULL, OPT_SIZE },
+  { "sndbuf-size", required_argument, NULL, OPT_SNDBUF_SIZE },
   { "help", no_argument, NULL, 'h' },
   { NULL, 0, NULL, 0 },
 };
@@ -122,6 +134,14 @@ apply_option (struct options *o, int opt, const char *arg, char **argv)
   case OPT_SETTINGS: o->settings_only = true; break;
   case OPT_VARIABLES: o->variables_only = true; break;
   case OPT_PROGRAMS: o->programs_only = true; break;
+  case OPT_SIZE:
+    o->size = sb_option_size ("--size", arg, UINT64_MAX);
+    o->sized = true;
+    break;
+  case OPT_SNDBUF_SIZE:
+    o->size = sb_option_size ("--sndbuf-size", arg, SB_SNDBUF_MAX);
+    o->sized = true;
+    break;
   case 'h': usage (); exit (0);
   default:
     sb_arg_getopt_complaint (opt, argv, ":h", why, sizeof why);
@@ -263,6 +283,8 @@ main (int argc, char *argv[])
     print_variables ();
   else if (o.programs_only)
     print_programs ();
+  else if (o.sized)
+    printf ("size\t%llu\n", (unsigned long long) o.size);
   else
     print_decisions (&o);
   if (fflush (stdout) == EOF || ferror (stdout)) {

@@ -25,7 +25,6 @@
 #include "escape.h"
 #include "full-io.h"
 #include "nbd-protocol.h"
-#include "parse-size.h"
 #include "pattern.h"
 #include "report.h"
 #include "settings.h"
@@ -41,7 +40,6 @@ struct options {
   uint64_t total;
   unsigned queue_depth;
   int json;
-  int parse_only;               /* print the options, measure nothing */
 };
 
 struct result {
@@ -56,32 +54,14 @@ static void
 usage (void)
 {
   printf ("usage: " PROGRAM " [--sndbuf SIZE] [--queue-depth N]\n"
-          "       [--request-size SIZE] [--total SIZE] [--json] [--parse-only]\n"
+          "       [--request-size SIZE] [--total SIZE] [--json]\n"
           "Moves TOTAL bytes (default 4G) as NBD READ replies of\n"
           "REQUEST-SIZE (default 2M) over a socketpair, QUEUE-DEPTH\n"
           "(default 1) requests in flight.  --sndbuf raises the send\n"
           "buffer of both ends as libsockboost would (forced past\n"
           "net.core.wmem_max when the process may); default: leave it\n"
-          "alone, e.g. for libsockboost.\n"
-          "--parse-only prints the options as read and measures nothing\n"
-          "(sockboost bench reads its sizes so).\n");
+          "alone, e.g. for libsockboost.\n");
   exit (0);
-}
-
-/* One line saying what is wrong, one naming the help: "OPTION: " comes
- * first, so that a caller may put its own option's name in its place.
- */
-static uint64_t
-size_arg (const char *name, const char *arg, uint64_t max)
-{
-  char shown[SB_ESCAPE_SIZE (64)], expected[SB_SIZE_EXPECTED_SIZE];
-  uint64_t v;
-
-  if (sb_parse_size (arg, max, &v) == -1 || v == 0)
-    sb_usage_error ("%s: invalid size '%s': expected %s", name,
-                    sb_escape_str (shown, sizeof shown, arg),
-                    sb_size_expected (1, max, expected, sizeof expected));
-  return v;
 }
 
 static const struct option long_options[] = {
@@ -90,7 +70,6 @@ static const struct option long_options[] = {
   { "request-size", required_argument, NULL, 'r' },
   { "total", required_argument, NULL, 't' },
   { "json", no_argument, NULL, 'j' },
-  { "parse-only", no_argument, NULL, 'p' },
   { "help", no_argument, NULL, 'h' },
   { NULL, 0, NULL, 0 }
 };
@@ -102,16 +81,15 @@ apply_option (struct options *o, int c, const char *arg, char **argv)
   char why[SB_ARG_WHY_SIZE];
 
   switch (c) {
-  case 's': o->sndbuf = size_arg ("--sndbuf", arg, SB_SNDBUF_MAX); break;
+  case 's': o->sndbuf = sb_option_size ("--sndbuf", arg, SB_SNDBUF_MAX); break;
   case 'q':
     o->queue_depth = (unsigned) sb_option_count ("--queue-depth", arg, 1, 64);
     break;
   case 'r':
-    o->request_size = size_arg ("--request-size", arg, NBD_MAX_PAYLOAD);
+    o->request_size = sb_option_size ("--request-size", arg, NBD_MAX_PAYLOAD);
     break;
-  case 't': o->total = size_arg ("--total", arg, UINT64_MAX); break;
+  case 't': o->total = sb_option_size ("--total", arg, UINT64_MAX); break;
   case 'j': o->json = 1; break;
-  case 'p': o->parse_only = 1; break;
   case 'h': usage (); break;
   default:
     sb_arg_getopt_complaint (c, argv, SHORT_OPTIONS, why, sizeof why);
@@ -134,21 +112,6 @@ parse_args (int argc, char **argv, struct options *o)
   if (optind != argc)
     sb_usage_error ("unexpected argument '%s'",
                     sb_escape_str (shown, sizeof shown, argv[optind]));
-}
-
-static void
-print_options (const struct options *o)
-{
-  if (o->json)
-    printf ("{\"sndbuf\": %llu, \"queue_depth\": %u, \"request_size\": %llu, "
-            "\"total\": %llu}\n", (unsigned long long) o->sndbuf,
-            o->queue_depth, (unsigned long long) o->request_size,
-            (unsigned long long) o->total);
-  else
-    printf ("sndbuf %llu, queue depth %u, request size %llu, total %llu\n",
-            (unsigned long long) o->sndbuf, o->queue_depth,
-            (unsigned long long) o->request_size,
-            (unsigned long long) o->total);
 }
 
 /* ---- the server thread ---- */
@@ -387,10 +350,6 @@ main (int argc, char **argv)
   struct result r = { 0 };
 
   parse_args (argc, argv, &o);
-  if (o.parse_only) {
-    print_options (&o);
-    return 0;
-  }
   measure (&o, &r);
   report (&o, &r);
   return 0;

@@ -213,7 +213,7 @@ class Sizes(unittest.TestCase):
         with tempfile.TemporaryDirectory() as empty, \
                 mock.patch.dict(os.environ, SB_BUILD=empty), \
                 self.assertRaisesRegex(Failure, "cannot read the size '2M': "
-                                       ".*sb-socketpair-bench is not built"):
+                                       ".*sb-config is not built"):
             options.size("2M")
 
 

@@ -14,7 +14,6 @@ saying what it expected; the parser makes that a UsageError such as
 the C code that reads them everywhere else (common/parse-size.c), so no
 script restates which forms are valid."""
 
-import json
 import os
 import re
 import subprocess
@@ -181,34 +180,38 @@ def choice(*words):
     return read
 
 
-# What the C size parser is asked through (--parse-only: it reads its
-# options and prints them as JSON), for each kind of size: a send buffer
-# (at most what the kernel can double into an int) or a count of bytes.
-SIZE_HELPER = "sb-socketpair-bench"
-SIZE_OPTIONS = {"sndbuf": "--sndbuf", "bytes": "--total"}
+# The C size parser is asked through sb-config, the rules helper, with
+# the option for each kind of size: a send buffer (at most what the
+# library takes) or a count of bytes.
+SIZE_HELPER = "sb-config"
+SIZE_OPTIONS = {"sndbuf": "--sndbuf-size", "bytes": "--size"}
 
 
 def size(text, kind="bytes"):
     """The bytes TEXT stands for as a size of KIND ("sndbuf" or "bytes"),
     read by the C parser; ValueError says what it expected, in the C
     parser's own words.  Failure when the parser is not there."""
-    helper, option = paths.helper(SIZE_HELPER), SIZE_OPTIONS[kind]
+    helper = paths.helper(SIZE_HELPER)
     if not os.access(helper, os.X_OK):
         raise Failure("cannot read the size '%s': %s"
                       % (shown(text), paths.missing(helper)))
     try:
-        r = subprocess.run([helper, "--parse-only", "--json", option, text],
+        r = subprocess.run([helper, SIZE_OPTIONS[kind], text],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as e:
         raise Failure("cannot read the size '%s': %s: %s"
                       % (shown(text), helper, e)) from None
     if r.returncode != 0:
-        # "...: --total: invalid size '3X': expected a size such as 2M...".
+        # "sb-config: invalid size '3X': expected a size such as 2M...".
         first = (r.stderr.splitlines() or [""])[0]
         raise ValueError("expected " + first.partition(": expected ")[2]
                          if ": expected " in first else first)
-    return json.loads(r.stdout)[option.lstrip("-")]
+    key, _, value = r.stdout.partition("\t")
+    if key != "size" or not value.strip().isdigit():
+        raise Failure("cannot read the size '%s': %s printed %r"
+                      % (shown(text), helper, r.stdout))
+    return int(value)
 
 
 def size_as_typed(text):
