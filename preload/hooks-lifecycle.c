@@ -36,6 +36,7 @@ sb_dup3 (int oldfd, int newfd, int flags)
   return SB_REAL_CALL (dup3, oldfd, newfd, flags);
 }
 
+#if SB_HOOKS_CLOSE_RANGE
 static int
 sb_close_range (unsigned lo, unsigned hi, int flags)
 {
@@ -61,6 +62,7 @@ sb_closefrom (int lowfd)
   else
     (void) syscall (SYS_close_range, lo, ~0u, 0);
 }
+#endif
 
 SB_EXPORT int
 close (int fd)
@@ -80,6 +82,7 @@ dup3 (int oldfd, int newfd, int flags)
   return sb_dup3 (oldfd, newfd, flags);
 }
 
+#if SB_HOOKS_CLOSE_RANGE
 SB_EXPORT int
 close_range (unsigned lo, unsigned hi, int flags)
 {
@@ -91,3 +94,4 @@ closefrom (int lowfd)
 {
   sb_closefrom (lowfd);
 }
+#endif

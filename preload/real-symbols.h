@@ -7,9 +7,27 @@
  * RETURN TYPE, (PARAMETER TYPES)).  The one list: real.c binds each
  * with dlsym, struct sb_real (real.h) holds them, and the GNUmakefile
  * makes the export map from it (libsockboost.syms.in), which
- * tests/preload-exports.bats checks against nm -D.  No includes here:
- * the map is made by the preprocessor alone.
+ * tests/preload-exports.bats checks against nm -D.  Only <features.h>
+ * here, which declares nothing: the map is made by the preprocessor
+ * alone.
  */
+#include <features.h>
+
+/* close_range and closefrom came with glibc 2.34.  Built against an
+ * older one, the library neither hooks nor exports them: a program that
+ * looks for them (a weak reference, dlsym) must not find ours, and take
+ * a call that its C library does not have.
+ */
+#if __GLIBC_PREREQ(2, 34)
+#define SB_HOOKS_CLOSE_RANGE 1
+#define SB_REAL_SYMBOLS_CLOSE_RANGE(X)                                     \
+  X (close_range, int, (unsigned, unsigned, int))                          \
+  X (closefrom, void, (int))
+#else
+#define SB_HOOKS_CLOSE_RANGE 0
+#define SB_REAL_SYMBOLS_CLOSE_RANGE(X)
+#endif
+
 #define SB_REAL_SYMBOLS(X)                                                 \
   X (socket, int, (int, int, int))                                         \
   X (socketpair, int, (int, int, int, int[2]))                             \
@@ -20,8 +38,7 @@
   X (close, int, (int))                                                    \
   X (dup2, int, (int, int))                                                \
   X (dup3, int, (int, int, int))                                           \
-  X (close_range, int, (unsigned, unsigned, int))                          \
-  X (closefrom, void, (int))                                               \
+  SB_REAL_SYMBOLS_CLOSE_RANGE (X)                                          \
   X (send, ssize_t, (int, const void *, size_t, int))                     \
   X (sendto, ssize_t, (int, const void *, size_t, int,                     \
                        const struct sockaddr *, socklen_t))                \

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 
+#include "../progs/close-range.h"
 #include "difftest.h"
 
 const struct dt_calls dt_libc_calls = {

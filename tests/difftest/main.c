@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../progs/close-range.h"
 #include "difftest.h"
 #include "difftest-ops.h"
 #include "args.h"

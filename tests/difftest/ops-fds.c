@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../progs/close-range.h"
 #include "difftest-ops.h"
 
 /* The program's own TCP_CORK or TCP_NODELAY, and the values the library

@@ -24,6 +24,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "close-range.h"
+
 static void
 die (const char *what)
 {

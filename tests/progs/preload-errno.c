@@ -18,6 +18,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "close-range.h"
 #include "nbd-protocol.h"
 
 #define SENTINEL 4242

@@ -25,6 +25,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "close-range.h"
 #include "nbd-protocol.h"
 
 static const char *dir;

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "close-range.h"
 #include "nbd-pair.h"
 
 #define DATA 1024
