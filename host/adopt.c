@@ -19,7 +19,7 @@
 #include <bpf/bpf.h>
 
 #include "adopt.h"
-#include "procsock.h"
+#include "proc-sockets.h"
 
 /* Deeper than any cgroup tree: a bound on the walk. */
 #define MAX_DEPTH 32
@@ -158,7 +158,7 @@ alive (int pidfd)
 static void
 adopt_process (struct adoption *ad, pid_t pid)
 {
-  int pidfd = sb_host_pidfd_open (pid), n;
+  int pidfd = sb_pidfd_open (pid), n;
 
   if (pidfd == -1)
     return;
@@ -167,7 +167,7 @@ adopt_process (struct adoption *ad, pid_t pid)
     return;
   }
   ad->a->processes++;
-  n = sb_host_each_socket (pid, pidfd, adopt_socket, ad);
+  n = sb_each_socket (pid, pidfd, adopt_socket, ad);
   if (n > 0)
     ad->a->listeners += n;
   close (pidfd);

@@ -17,7 +17,7 @@
 #include "json.h"
 #include "load.h"
 #include "pins.h"
-#include "procsock.h"
+#include "proc-sockets.h"
 #include "report.h"
 
 struct found {
@@ -92,7 +92,7 @@ marked_sockets (pid_t pid, int pidfd, int marks, struct found *f, int max)
 {
   struct collect c = { marks, f, 0, max };
 
-  return sb_host_each_socket (pid, pidfd, collect_marked, &c) == -1 ? -1 : c.n;
+  return sb_each_socket (pid, pidfd, collect_marked, &c) == -1 ? -1 : c.n;
 }
 
 /* The marks map of the pins P, or -1 when host mode is off. */
@@ -116,7 +116,7 @@ sb_host_status_pid (const struct sb_host_options *o)
   struct sb_host_pins pins;
   int mounted, r, marks = -1, pidfd, n = 0;
 
-  pidfd = sb_host_pidfd_open (o->pid);
+  pidfd = sb_pidfd_open (o->pid);
   if (pidfd == -1) {
     sb_error ("status: process %d: %s", (int) o->pid,
               errno == ESRCH ? "no such process" : strerror (errno));

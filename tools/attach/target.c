@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* One process: open it (pidfd_open), check that its descriptors may be
- * taken, and scan /proc/PID/fd for sockets not finished with yet, each
- * duplicated with pidfd_getfd.  Finished sockets are remembered by inode:
- * a descriptor number is reused for a new socket all the time (accept
+ * taken, and walk its sockets (common/proc-sockets.c) for those not
+ * finished with yet.  Finished sockets are remembered by inode: a
+ * descriptor number is reused for a new socket all the time (accept
  * after close), an inode is not while the socket is open.
  */
 #include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +15,11 @@
 #include <unistd.h>
 
 #include "attach.h"
+#include "proc-sockets.h"
 
-static int
-pidfd_open (pid_t pid)
-{
-  return (int) syscall (SYS_pidfd_open, pid, 0);
-}
+/* They stop a walk of the sockets, whose callbacks return them. */
+_Static_assert (TARGET_GONE > 0 && TARGET_FAILED > 0,
+                "a walk is stopped by a positive value");
 
 static int
 pidfd_getfd (int pidfd, int fd)
@@ -88,22 +86,32 @@ getfd_failure (const struct target *t, int fd)
   return TARGET_FAILED;
 }
 
+/* Say why /proc/PID/fd of T cannot be read (errno, kept), unless the
+ * process is gone (ENOENT).
+ */
+static void
+explain_fd_dir (const struct target *t)
+{
+  int saved = errno;
+
+  if (errno == EACCES)
+    explain_permission (t);
+  else if (errno != ENOENT)
+    sb_error ("/proc/%d/fd: %s", (int) t->pid, strerror (errno));
+  errno = saved;
+}
+
 /* /proc/PID/fd of T; errno tells why not (ENOENT: the process is gone). */
 static DIR *
 open_fd_dir (const struct target *t)
 {
   char path[32];
   DIR *d;
-  int saved;
 
   snprintf (path, sizeof path, "/proc/%d/fd", (int) t->pid);
   d = opendir (path);
-  saved = errno;
-  if (d == NULL && errno == EACCES)
-    explain_permission (t);
-  else if (d == NULL && errno != ENOENT)
-    sb_error ("%s: %s", path, strerror (errno));
-  errno = saved;
+  if (d == NULL)
+    explain_fd_dir (t);
   return d;
 }
 
@@ -154,7 +162,7 @@ first_fd (const struct target *t)
 static int
 open_pidfd (struct target *t)
 {
-  t->pidfd = pidfd_open (t->pid);
+  t->pidfd = sb_pidfd_open (t->pid);
   if (t->pidfd >= 0)
     return 0;
   if (errno == ESRCH)
@@ -253,62 +261,53 @@ finish_scan (struct target *t)
   t->seen.n = 0;
 }
 
-/* The socket inode a /proc/PID/fd link names, or 0 for anything else. */
-static ino_t
-socket_inode (int dirfd, const char *entry)
-{
-  char link[64];
-  unsigned long long ino;
-  ssize_t n = readlinkat (dirfd, entry, link, sizeof link - 1);
-
-  if (n <= 0)
-    return 0;
-  link[n] = '\0';
-  if (sscanf (link, "socket:[%llu]", &ino) != 1)
-    return 0;
-  return (ino_t) ino;
-}
-
-/* Duplicate T's descriptor FD and tune it; *INO becomes the inode of
- * what was duplicated (FD may have been reused since it was listed).
+/* Remember INO, a socket of T finished with; TARGET_FAILED when there
+ * is no memory for it.
  */
-static enum outcome
-visit_socket (struct target *t, int fd, ino_t *ino)
+static int
+finished (struct target *t, ino_t ino)
 {
-  struct stat st;
-  enum outcome r = SOCKET_GONE;
-  int dup = pidfd_getfd (t->pidfd, fd);
-
-  if (dup == -1)
-    return getfd_failure (t, fd);
-  if (fstat (dup, &st) == 0 && S_ISSOCK (st.st_mode)) {
-    *ino = st.st_ino;
-    r = tune_socket (t, fd, dup);
-  }
-  close (dup);
-  return r;
+  if (add (&t->seen, ino) == 0)
+    return 0;
+  sb_error ("%d: out of memory", (int) t->pid);
+  return TARGET_FAILED;
 }
 
-/* Look at one entry of /proc/PID/fd. */
-static enum outcome
-scan_entry (struct target *t, int dirfd, const char *entry)
+/* A socket of T listed as INODE: one finished with at the last scan is
+ * finished with still, and not taken again.
+ */
+static int
+listed (void *arg, int fd, unsigned long long inode)
 {
-  char *end;
-  long fd = strtol (entry, &end, 10);
-  ino_t ino = socket_inode (dirfd, entry);
+  struct target *t = arg;
+
+  (void) fd;
+  if (!contains (&t->done, (ino_t) inode))
+    return 0;
+  return finished (t, (ino_t) inode) == 0 ? SB_WALK_PASS : TARGET_FAILED;
+}
+
+/* COPY, our copy of T's descriptor FD, a socket of INODE: tune it. */
+static int
+taken (void *arg, int fd, unsigned long long inode, int copy)
+{
+  struct target *t = arg;
+  enum outcome r = tune_socket (t, fd, copy);
+
+  if (r == TARGET_GONE || r == TARGET_FAILED)
+    return r;
+  return r == SOCKET_DONE ? finished (t, (ino_t) inode) : 0;
+}
+
+/* T's descriptor FD could not be taken (ERR). */
+static int
+failed (void *arg, int fd, int err)
+{
   enum outcome r;
 
-  if (ino == 0 || *end != '\0' || fd < 0 || fd > INT_MAX)
-    return SOCKET_GONE;
-  if (contains (&t->done, ino))
-    r = SOCKET_DONE;
-  else
-    r = visit_socket (t, (int) fd, &ino);
-  if (r == SOCKET_DONE && add (&t->seen, ino) == -1) {
-    sb_error ("%d: out of memory", (int) t->pid);
-    return TARGET_FAILED;
-  }
-  return r;
+  errno = err;
+  r = getfd_failure (arg, fd);
+  return r == TARGET_GONE || r == TARGET_FAILED ? (int) r : 0;
 }
 
 /* Tune every socket of T not finished with.  Returns TARGET_GONE,
@@ -317,20 +316,18 @@ scan_entry (struct target *t, int dirfd, const char *entry)
 enum outcome
 target_scan (struct target *t)
 {
-  struct dirent *e;
-  enum outcome r = SOCKET_DONE;
-  DIR *d = open_fd_dir (t);
+  struct sb_socket_walk w = { listed, taken, failed, t };
+  int r;
 
-  if (d == NULL)
-    return errno == ENOENT ? TARGET_GONE : TARGET_FAILED;
   t->found = (struct scan_counts) { 0 };
-  while (r != TARGET_GONE && r != TARGET_FAILED && (e = readdir (d)))
-    if (e->d_name[0] != '.')
-      r = scan_entry (t, dirfd (d), e->d_name);
-  closedir (d);
-  if (r == TARGET_GONE || r == TARGET_FAILED) {
+  r = sb_walk_sockets (t->pid, t->pidfd, &w);
+  if (r == -1) {
+    explain_fd_dir (t);
+    r = errno == ENOENT ? TARGET_GONE : TARGET_FAILED;
+  }
+  if (r != 0) {
     t->seen.n = 0;
-    return r;
+    return (enum outcome) r;
   }
   finish_scan (t);
   return SOCKET_DONE;
