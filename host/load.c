@@ -23,7 +23,6 @@
  * libbpf 1.1 and of older kernels do not name.
  */
 #define SB_CGROUP_UNIX_CONNECT 49
-#define SB_CGROUP_UNIX_GETPEERNAME 52
 #define SB_CGROUP_UNIX_GETSOCKNAME 53
 
 #define NO_RIGHTS "no right to load BPF programs here (%s): it takes " \
@@ -31,7 +30,7 @@
 
 const char *const sb_host_prog_pin[SB_HOST_NPROGS] = {
   "bind4", "bind6", "connect4", "connect6", "connect_unix",
-  "getpeername_unix", "getsockname_unix",
+  "getsockname_unix",
 };
 
 const char *const sb_host_map_pin[SB_HOST_NMAPS] = {
@@ -44,8 +43,7 @@ prog_of (struct sockboost_host *skel, enum sb_host_prog i)
   struct bpf_program *all[SB_HOST_NPROGS] = {
     skel->progs.sb_host_tcp_bind4, skel->progs.sb_host_tcp_bind6,
     skel->progs.sb_host_tcp_connect4, skel->progs.sb_host_tcp_connect6,
-    skel->progs.sb_host_unix_connect, skel->progs.sb_host_unix_getpeername,
-    skel->progs.sb_host_unix_getsockname,
+    skel->progs.sb_host_unix_connect, skel->progs.sb_host_unix_getsockname,
   };
   return all[i];
 }
@@ -110,9 +108,6 @@ register_unix_sections (void)
   libbpf_register_prog_handler ("cgroup/connect_unix",
                                 BPF_PROG_TYPE_CGROUP_SOCK_ADDR,
                                 SB_CGROUP_UNIX_CONNECT, NULL);
-  libbpf_register_prog_handler ("cgroup/getpeername_unix",
-                                BPF_PROG_TYPE_CGROUP_SOCK_ADDR,
-                                SB_CGROUP_UNIX_GETPEERNAME, NULL);
   libbpf_register_prog_handler ("cgroup/getsockname_unix",
                                 BPF_PROG_TYPE_CGROUP_SOCK_ADDR,
                                 SB_CGROUP_UNIX_GETSOCKNAME, NULL);

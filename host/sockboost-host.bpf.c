@@ -216,11 +216,14 @@ unix_sndbuf (struct bpf_sock_addr *ctx)
   return value;
 }
 
-/* A unix stream socket of this process passes through connect,
- * getpeername or getsockname: a server's accepted socket is first seen
- * there (QEMU and nbdkit ask for its name), a client's at connect.
- * Raise its send buffer to the request, never lower it.  The kernel
- * clips the request at net.core.wmem_max, as for any process.
+/* A unix stream socket of this process connects, or is asked for its
+ * own name: a client's socket is seen at connect, a server's accepted
+ * socket when the server asks for its name (QEMU and nbd-server do, on
+ * each socket they accept).  Raise its send buffer to the request,
+ * never lower it.  The kernel clips the request at net.core.wmem_max,
+ * as for any process.  There is no getpeername hook: for getpeername
+ * the kernel hands the hook the peer's socket, the other end, which may
+ * belong to anyone; host mode changes only the caller's own socket.
  */
 static __always_inline int
 tune_unix (struct bpf_sock_addr *ctx)
@@ -252,18 +255,11 @@ tune_unix (struct bpf_sock_addr *ctx)
 }
 
 /* libbpf before 1.3 does not know these section names: sb-host registers
- * them (attach types 49, 52 and 53 of Linux 6.7).
+ * them (attach types 49 and 53 of Linux 6.7).
  */
 SEC ("cgroup/connect_unix")
 int
 sb_host_unix_connect (struct bpf_sock_addr *ctx)
-{
-  return tune_unix (ctx);
-}
-
-SEC ("cgroup/getpeername_unix")
-int
-sb_host_unix_getpeername (struct bpf_sock_addr *ctx)
 {
   return tune_unix (ctx);
 }

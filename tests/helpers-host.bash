@@ -17,6 +17,12 @@
 #   hm_lv_start NAME           lv_start NAME (helpers-libvirt.bash) with the
 #                              daemon, so its QEMUs, in HM_CGROUP; stopped
 #                              at teardown
+#   hm_as_nobody CG CMD...     CMD as user nobody in cgroup CG, with the
+#                              system's PATH; a test
+#                              script in CMD (tests/NAME) is given by
+#                              hm_nobody_script
+#   hm_nobody_script VAR NAME  the path of tests/NAME that nobody can
+#                              read (a copy when the tree is not readable)
 #   hm_host ARG...             sockboost host ARG... with the test's pins
 #   hm_enable [ARG...]         host enable on HM_CGROUP, checked
 #   hm_attached_ids CG         ids of the programs attached to CG, sorted
@@ -119,6 +125,30 @@ hm_lv_start () {
     fail "cannot start libvirtd in $HM_CGROUP"
   lv_use "$1"
   cleanup_push lv_stop
+}
+
+hm_as_nobody () {
+  local cg=$1
+  shift
+  # root's PATH may lead through root's home (pyenv's shims).
+  hm_in_cgroup "$cg" setpriv --reuid=65534 --regid=65534 --clear-groups \
+    env PATH=/usr/local/bin:/usr/bin:/bin "$@"
+}
+
+# The Python test scripts import their modules from their own directory:
+# a copy takes them all.
+hm_nobody_script () {
+  local -n hm_script=$1
+  local dir
+  hm_script=$SB_TESTS_DIR/$2
+  requires setpriv
+  setpriv --reuid=65534 --regid=65534 --clear-groups test -r "$hm_script" && return 0
+  dir=$(mktemp -d /tmp/sockboost-nobody.XXXXXX) || fail "cannot make a directory for nobody"
+  cleanup_push "rm -rf '$dir'"
+  cp "$SB_TESTS_DIR"/*.py "$dir/"
+  chmod 0755 "$dir"
+  chmod 0644 "$dir"/*.py
+  hm_script=$dir/$2
 }
 
 hm_host () {

@@ -13,18 +13,11 @@ made, so that host mode's program filter can be tried on a program
 that is NBD or not by name alone."""
 
 import argparse
-import ctypes
 import json
 import os
 import socket
 
-PR_SET_NAME = 15
-
-
-def set_name(name):
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_NAME, name.encode(), 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NAME)")
+from procname import set_name
 
 
 def self_connected(family, address):
