@@ -16,7 +16,6 @@
 #include "plan.h"
 #include "report.h"
 #include "state.h"
-#include "tuning.h"
 
 /* Host mode cannot run here: say why and what works without it. */
 static int
@@ -34,6 +33,8 @@ settings_of (const struct sb_host_options *o, const struct sb_host_plan *pl,
   memset (s, 0, sizeof *s);
   s->filter = (__u32) o->filter.kind;
   s->sndbuf = pl->with_unix ? o->sndbuf : 0;
+  s->sndbuf_granted = pl->with_unix ? (__u32) pl->unix_granted : 0;
+  s->wmem_max = pl->wmem_max < 0 ? 0 : (__u32) pl->wmem_max;
   s->enabled_at = (__u64) time (NULL);
   s->cgroup_id = pl->cgroup_id;
   memcpy (s->cgroup, pl->cgroup, strlen (pl->cgroup));
@@ -51,6 +52,7 @@ same_as_current (const struct sb_host_state *st, const struct sb_host_options *o
   return sb_host_state_attached (st, pl->with_unix) &&
          st->settings.cgroup_id == pl->cgroup_id &&
          st->settings.sndbuf == (pl->with_unix ? o->sndbuf : 0) &&
+         st->settings.sndbuf_granted == (pl->with_unix ? (__u32) pl->unix_granted : 0) &&
          sb_host_filter_equal (&st->filter, &want);
 }
 
@@ -142,11 +144,13 @@ report (const struct sb_host_options *o, const struct sb_host_plan *pl,
           "passed)\n");
   if (pl->with_unix) {
     printf ("  unix: send buffer of the stream sockets they connect or "
-            "accept raised to %d (self-test passed)\n", pl->unix_granted);
+            "accept raised to %d, never lowered (self-test passed)\n",
+            pl->unix_granted);
     if (pl->unix_granted < 2 * (long long) o->sndbuf)
       printf ("  unix: net.core.wmem_max (%ld) clips the %u requested, and "
               "BPF cannot force it: 'sysctl -w net.core.wmem_max=%u' lets the "
-              "kernel grant it\n", sb_wmem_max (NULL), o->sndbuf, o->sndbuf);
+              "kernel grant it (then enable again)\n", pl->wmem_max, o->sndbuf,
+              o->sndbuf);
   }
   else if (o->sndbuf == 0)
     printf ("  unix: off (--sndbuf 0)\n");

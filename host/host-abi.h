@@ -27,6 +27,13 @@ enum sb_host_filter {
 struct sb_host_settings {
   __u32 filter;                 /* SB_HOST_FILTER_* */
   __u32 sndbuf;                 /* SO_SNDBUF request for unix streams; 0 off */
+  __u32 sndbuf_granted;         /* what the request gets, as getsockopt
+                                   reads it (doubled, clipped at wmem_max):
+                                   a socket that has as much already is
+                                   left alone, so none is ever lowered */
+  __u32 wmem_max;               /* net.core.wmem_max when enabled, which
+                                   the grant was measured under */
+  __u32 unused;
   __u64 first_bytes[4];         /* bit B: a name in "programs" starts with
                                    byte B (most names are refused on it,
                                    before the trie is searched) */

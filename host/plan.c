@@ -9,6 +9,7 @@
 #include "load.h"
 #include "plan.h"
 #include "selftest.h"
+#include "tuning.h"
 
 static int
 find_cgroup (const struct sb_host_options *o, struct sb_host_plan *pl,
@@ -56,7 +57,7 @@ static int
 judge_unix (const struct sb_host_selftest *r, char *why, size_t why_len)
 {
   if (r->counts.unix_sndbuf >= 2 && r->unix_sndbuf[0] > r->unix_before &&
-      r->unix_sndbuf[1] > r->unix_before)
+      r->unix_sndbuf[1] == r->unix_sndbuf[0])
     return 0;
   snprintf (why, why_len, "the self-test's unix sockets kept their send "
             "buffer of %d (client %d, server %d)%s%s", r->unix_before,
@@ -80,6 +81,7 @@ check_kernel (const struct sb_host_options *o, struct sb_host_plan *pl,
       return SB_HOST_PLAN_UNAVAILABLE;
     }
   }
+  pl->wmem_max = sb_wmem_max (NULL);
   if (sb_host_selftest (pl->cgroup_fd, o->sndbuf, unix_ok, &r, why, why_len) == -1 ||
       judge_tcp (&r, why, why_len) == -1)
     return SB_HOST_PLAN_UNAVAILABLE;

@@ -19,6 +19,7 @@ struct sb_host_plan {
   int with_unix;                /* the unix hooks work and are wanted */
   char unix_why[512];           /* why not, when they are wanted */
   int unix_granted;             /* SO_SNDBUF the self-test's socket got */
+  long wmem_max;                /* net.core.wmem_max it got it under */
 };
 
 /* How sb_host_plan_make failed. */

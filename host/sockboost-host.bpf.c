@@ -221,7 +221,9 @@ unix_sndbuf (struct bpf_sock_addr *ctx)
  * socket when the server asks for its name (QEMU and nbd-server do, on
  * each socket they accept).  Raise its send buffer to the request,
  * never lower it.  The kernel clips the request at net.core.wmem_max,
- * as for any process.  There is no getpeername hook: for getpeername
+ * as for any process, and BPF cannot force: a socket forced above that
+ * (SO_SNDBUFFORCE) would be cut down to it, so the comparison is with
+ * what the request is granted (measured by enable), not the request.  There is no getpeername hook: for getpeername
  * the kernel hands the hook the peer's socket, the other end, which may
  * belong to anyone; host mode changes only the caller's own socket.
  */
@@ -242,7 +244,7 @@ tune_unix (struct bpf_sock_addr *ctx)
     return 1;
   request = (int) s->sndbuf;
   before = unix_sndbuf (ctx);
-  if (before < 0 || (__u32) before / 2 >= s->sndbuf)
+  if (before < 0 || (__u32) before >= s->sndbuf_granted)
     return 1;
   if (bpf_setsockopt (ctx, SOL_SOCKET, SO_SNDBUF, &request, sizeof request) != 0)
     return 1;

@@ -14,6 +14,7 @@
 #include "json.h"
 #include "report.h"
 #include "state.h"
+#include "tuning.h"
 
 /* Whether the settings' cgroup is the root of the cgroup2 file system. */
 static int
@@ -43,6 +44,15 @@ when (uint64_t seconds, char *buf, size_t size)
       strftime (buf, size, "%Y-%m-%d %H:%M:%S %z", &tm) == 0)
     snprintf (buf, size, "%llu", (unsigned long long) seconds);
   return buf;
+}
+
+/* Whether net.core.wmem_max differs from what the unix grant was
+ * measured under.
+ */
+static int
+wmem_max_changed (const struct sb_host_settings *s)
+{
+  return sb_wmem_max (NULL) != (long) s->wmem_max;
 }
 
 /* ---- text ----------------------------------------------------------- */
@@ -91,10 +101,16 @@ print_text (const struct sb_host_pins *p, const struct sb_host_state *st)
   printf ("tcp: TCP_NODELAY on the connections they make and on their "
           "listeners (which the connections they accept inherit)\n");
   if (with_unix)
-    printf ("unix: send buffer request %u on their stream sockets\n",
-            st->settings.sndbuf);
+    printf ("unix: send buffer request %u on their stream sockets, granted "
+            "%u (net.core.wmem_max %u); those with as much are left alone\n",
+            st->settings.sndbuf, st->settings.sndbuf_granted,
+            st->settings.wmem_max);
   else
     printf ("unix: off\n");
+  if (with_unix && wmem_max_changed (&st->settings))
+    printf ("unix: net.core.wmem_max is %ld now: the grant no longer holds, "
+            "and a socket between the two may be lowered or left below it "
+            "(run 'sockboost host enable' again)\n", sb_wmem_max (NULL));
   printf ("pins: %s/%s\n", dir, SB_HOST_CURRENT);
   print_links (st);
   printf ("sockets tuned so far (TCP servers' connections inherit their "
@@ -173,8 +189,11 @@ print_json (const char *pin_dir, const struct sb_host_state *st)
             (unsigned long long) st->settings.cgroup_id,
             whole_host (&st->settings) ? "true" : "false");
     json_filter (&st->filter);
-    printf (", \"tcp_nodelay\": true, \"unix_sndbuf\": %u, \"links\": ",
-            st->settings.sndbuf);
+    printf (", \"tcp_nodelay\": true, \"unix_sndbuf\": %u, "
+            "\"unix_granted\": %u, \"wmem_max\": %u, \"wmem_max_changed\": %s, "
+            "\"links\": ", st->settings.sndbuf, st->settings.sndbuf_granted,
+            st->settings.wmem_max,
+            with_unix && wmem_max_changed (&st->settings) ? "true" : "false");
     json_links (st);
     printf (", \"tuned\": [");
     sb_host_state_counts (st, json_count, &first);
