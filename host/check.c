@@ -20,7 +20,11 @@ print_text (const struct sb_host_options *o, const struct sb_host_plan *pl,
     return;
   }
   printf ("host mode can run here: the self-test passed\n");
-  printf ("  tcp: TCP_NODELAY from the bind and connect hooks\n");
+  if (pl->tcp_by_watcher)
+    printf ("  tcp: TCP_NODELAY from the watcher (not from the kernel's "
+            "bind and connect hooks: %s)\n", pl->tcp_why);
+  else
+    printf ("  tcp: TCP_NODELAY from the bind and connect hooks\n");
   if (pl->with_unix)
     printf ("  unix: send buffer raised to %d\n", pl->unix_granted);
   else
@@ -41,6 +45,11 @@ print_json (const struct sb_host_plan *pl, int status, const char *why)
   sb_json_string (stdout, pl->cgroup);
   printf (", \"tcp\": ");
   sb_json_bool (stdout, status == 0);
+  printf (", \"tcp_by\": ");
+  if (status == 0)
+    printf ("\"%s\"", pl->tcp_by_watcher ? "watcher" : "kernel");
+  else
+    printf ("null");
   printf (", \"unix\": ");
   sb_json_bool (stdout, status == 0 && pl->with_unix);
   printf (", \"unix_why\": ");

@@ -8,6 +8,7 @@
 #include "host.h"
 #include "pins.h"
 #include "report.h"
+#include "watch-control.h"
 
 int
 sb_host_disable (const struct sb_host_options *o)
@@ -26,6 +27,12 @@ sb_host_disable (const struct sb_host_options *o)
     return 1;
   }
   sb_escape_str (dir, sizeof dir, pins.path);
+  if (sb_watch_stop_generation (&pins, SB_HOST_CURRENT, why, sizeof why) == -1 ||
+      sb_watch_stop_generation (&pins, SB_HOST_STAGING, why, sizeof why) == -1) {
+    sb_error ("disable: %s", why);
+    sb_host_pins_close (&pins);
+    return 1;
+  }
   if (sb_host_pins_clear (&pins, SB_HOST_CURRENT) == -1 ||
       sb_host_pins_clear (&pins, SB_HOST_STAGING) == -1 ||
       sb_host_pins_remove_dir (&pins) == -1) {

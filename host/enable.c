@@ -16,6 +16,7 @@
 #include "plan.h"
 #include "report.h"
 #include "state.h"
+#include "watch-control.h"
 
 /* Host mode cannot run here: say why and what works without it. */
 static int
@@ -50,6 +51,7 @@ same_as_current (const struct sb_host_state *st, const struct sb_host_options *o
 
   sb_host_filter_sort (&want);
   return sb_host_state_attached (st, pl->with_unix) &&
+         st->tcp_by_watcher == pl->tcp_by_watcher &&
          st->settings.cgroup_id == pl->cgroup_id &&
          st->settings.sndbuf == (pl->with_unix ? o->sndbuf : 0) &&
          st->settings.sndbuf_granted == (pl->with_unix ? (__u32) pl->unix_granted : 0) &&
@@ -71,6 +73,14 @@ put_in_place (struct sb_host_instance *in, const struct sb_host_plan *pl,
     return -1;
   }
   if (sb_host_pin (in, pins, SB_HOST_STAGING, why, why_len) == -1)
+    return -1;
+  if (pl->tcp_by_watcher &&
+      sb_watch_pin_counts (pins, SB_HOST_STAGING, why, why_len) == -1)
+    return -1;
+  /* The watcher of the generation replaced goes first: the new one is
+   * started once this one is in place.
+   */
+  if (sb_watch_stop_generation (pins, SB_HOST_CURRENT, why, why_len) == -1)
     return -1;
   if (sb_host_pins_clear (pins, SB_HOST_CURRENT) == -1) {
     snprintf (why, why_len, "cannot remove the pins that were on: %s",
@@ -106,7 +116,8 @@ replace_generation (const struct sb_host_options *o, const struct sb_host_plan *
               strerror (errno));
     return 1;
   }
-  if (sb_host_load (&in, &s, &o->filter, pl->with_unix, st->marks_fd,
+  if (sb_host_load (&in, &s, &o->filter, !pl->tcp_by_watcher, pl->with_unix,
+                    st->marks_fd,
                     st->tuned_fd, why, sizeof why) == -1) {
     sb_error ("enable: %s", why);
     return 1;
@@ -126,7 +137,7 @@ replace_generation (const struct sb_host_options *o, const struct sb_host_plan *
 static void
 report (const struct sb_host_options *o, const struct sb_host_plan *pl,
         const struct sb_host_pins *pins, int mounted_bpffs, int already,
-        const struct sb_host_adopted *adopted)
+        const struct sb_host_adopted *adopted, pid_t watcher, int restarted)
 {
   char text[2048], cgroup[SB_ESCAPE_SIZE (PATH_MAX)], dir[SB_ESCAPE_SIZE (PATH_MAX)];
   struct sb_host_filter_spec f = o->filter;
@@ -139,9 +150,18 @@ report (const struct sb_host_options *o, const struct sb_host_plan *pl,
   printf ("host mode %s for cgroup %s%s\n", already ? "was on already" : "on",
           cgroup, o->cgroup == NULL ? " (the whole host)" : "");
   printf ("  filter: %s\n", sb_host_filter_text (&f, text, sizeof text));
-  printf ("  tcp: TCP_NODELAY on the connections they make, and on their "
-          "listeners, which the connections they accept inherit (self-test "
-          "passed)\n");
+  if (pl->tcp_by_watcher)
+    printf ("  tcp: TCP_NODELAY set by the watcher (pid %d) on the "
+            "connections they make and on their listeners, which the "
+            "connections they accept inherit, as the kernel reports them "
+            "(self-test passed); not by the kernel's TCP hooks: %s\n",
+            (int) watcher, pl->tcp_why);
+  if (already && restarted)
+    printf ("  tcp: the watcher was not running: started again\n");
+  if (!pl->tcp_by_watcher)
+    printf ("  tcp: TCP_NODELAY on the connections they make, and on their "
+            "listeners, which the connections they accept inherit (self-test "
+            "passed)\n");
   if (pl->with_unix) {
     printf ("  unix: send buffer of the stream sockets they connect or "
             "accept raised to %d, never lowered (self-test passed)\n",
@@ -165,6 +185,18 @@ report (const struct sb_host_options *o, const struct sb_host_plan *pl,
           "--watch PID' tunes them)\n");
 }
 
+static pid_t
+start_watcher (const char *pin_dir)
+{
+  char why[1024];
+  pid_t pid = sb_watch_spawn (pin_dir, why, sizeof why);
+
+  if (pid == -1)
+    sb_error ("enable: %s (host mode is on without it: 'sockboost host "
+              "enable' tries again, 'disable' turns it off)", why);
+  return pid;
+}
+
 int
 sb_host_enable (const struct sb_host_options *o)
 {
@@ -172,8 +204,10 @@ sb_host_enable (const struct sb_host_options *o)
   struct sb_host_plan pl;
   struct sb_host_pins pins;
   struct sb_host_state st;
+  struct sb_watch_state ws;
   char why[PATH_MAX + 256];
   int status, already, mounted;
+  pid_t watcher = 0;
 
   status = sb_host_plan_make (o, &pl, why, sizeof why);
   if (status != 0) {
@@ -191,10 +225,19 @@ sb_host_enable (const struct sb_host_options *o)
   sb_host_state_read (&pins, &st);
   already = same_as_current (&st, o, &pl) && !st.interrupted;
   status = already ? 0 : replace_generation (o, &pl, &pins, &st, &adopted);
-  if (status == 0)
-    report (o, &pl, &pins, mounted, already, &adopted);
+  sb_watch_state_read (&pins, SB_HOST_CURRENT, &ws);
   sb_host_state_close (&st);
   sb_host_pins_close (&pins);
+  /* Started with the pins' lock let go: the watcher takes it to read
+   * the generation.  One that died is started again.
+   */
+  if (status == 0 && pl.tcp_by_watcher)
+    watcher = ws.running ? ws.pid : start_watcher (o->pin_dir);
+  if (status == 0 && watcher == -1)
+    status = 1;
+  if (status == 0)
+    report (o, &pl, &pins, mounted, already, &adopted, watcher,
+            pl.tcp_by_watcher && !ws.running);
   sb_host_plan_close (&pl);
   return status;
 }

@@ -15,6 +15,7 @@ struct sb_host_options {
   const char *pin_dir;          /* --pin-dir, or the default */
   int verbose;
   int json;
+  int watcher;                  /* --watcher: TCP by the watcher anyway */
   pid_t pid;                    /* status PID, or 0 */
 };
 
@@ -24,5 +25,7 @@ extern int sb_host_disable (const struct sb_host_options *o);
 extern int sb_host_status (const struct sb_host_options *o);
 extern int sb_host_status_pid (const struct sb_host_options *o);
 extern int sb_host_check (const struct sb_host_options *o);
+/* The watcher's process (watch-main.c): enable starts it. */
+extern int sb_host_watch (const struct sb_host_options *o);
 
 #endif /* SOCKBOOST_HOST_H */

@@ -185,12 +185,14 @@ fill_maps (struct sockboost_host *skel, const struct sb_host_settings *s,
 
 int
 sb_host_load (struct sb_host_instance *in, const struct sb_host_settings *s,
-              const struct sb_host_filter_spec *f, int with_unix,
-              int reuse_marks, int reuse_tuned, char *why, size_t why_len)
+              const struct sb_host_filter_spec *f, int with_tcp,
+              int with_unix, int reuse_marks, int reuse_tuned, char *why,
+              size_t why_len)
 {
   int err;
 
   memset (in, 0, sizeof *in);
+  in->with_tcp = with_tcp;
   in->with_unix = with_unix;
   register_unix_sections ();
   libbpf_last[0] = '\0';
@@ -201,7 +203,8 @@ sb_host_load (struct sb_host_instance *in, const struct sb_host_settings *s,
     return -1;
   }
   for (int i = 0; i < SB_HOST_NPROGS; i++)
-    if (SB_HOST_PROG_IS_UNIX (i) && !with_unix)
+    if ((SB_HOST_PROG_IS_UNIX (i) && !with_unix) ||
+        (SB_HOST_PROG_IS_TCP (i) && !with_tcp))
       bpf_program__set_autoload (prog_of (in->skel, i), false);
   reuse_map (in->skel->maps.marks, reuse_marks);
   reuse_map (in->skel->maps.tuned, reuse_tuned);
@@ -231,7 +234,8 @@ sb_host_attach (struct sb_host_instance *in, int cgroup_fd, char *why,
                 size_t why_len)
 {
   for (int i = 0; i < SB_HOST_NPROGS; i++) {
-    if (SB_HOST_PROG_IS_UNIX (i) && !in->with_unix)
+    if ((SB_HOST_PROG_IS_UNIX (i) && !in->with_unix) ||
+        (SB_HOST_PROG_IS_TCP (i) && !in->with_tcp))
       continue;
     in->links[i] = bpf_program__attach_cgroup (prog_of (in->skel, i),
                                                cgroup_fd);

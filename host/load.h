@@ -37,12 +37,17 @@ extern const char *const sb_host_map_pin[SB_HOST_NMAPS];
 
 /* Whether program I is one of the unix hooks (Linux 6.7 and later). */
 #define SB_HOST_PROG_IS_UNIX(i) ((i) >= SB_HOST_PROG_CONNECT_UNIX)
+/* Whether it is one of the TCP hooks, which the watcher replaces where
+ * the kernel's BPF cannot set TCP_NODELAY (watch.h).
+ */
+#define SB_HOST_PROG_IS_TCP(i) ((i) <= SB_HOST_PROG_CONNECT6)
 
 struct sockboost_host;
 struct bpf_link;
 struct sb_host_instance {
   struct sockboost_host *skel;
   struct bpf_link *links[SB_HOST_NPROGS];  /* NULL when not attached */
+  int with_tcp;
   int with_unix;
 };
 
@@ -51,15 +56,16 @@ struct sb_host_instance {
  */
 extern int sb_host_probe_unix (char *why, size_t why_len);
 
-/* Load the programs (the unix hooks only WITH_UNIX) and fill their
+/* Load the programs (the TCP hooks only WITH_TCP, the unix hooks only
+ * WITH_UNIX) and fill their
  * maps with S and F.  REUSE_MARKS and REUSE_TUNED are pinned maps of
  * the generation being replaced, kept so that sockets it marked and
  * what it counted carry over, or -1.  Return 0 or -1 with WHY.
  */
 extern int sb_host_load (struct sb_host_instance *in,
                          const struct sb_host_settings *s,
-                         const struct sb_host_filter_spec *f, int with_unix,
-                         int reuse_marks, int reuse_tuned,
+                         const struct sb_host_filter_spec *f, int with_tcp,
+                         int with_unix, int reuse_marks, int reuse_tuned,
                          char *why, size_t why_len);
 
 /* Attach the loaded programs to the cgroup open at CGROUP_FD (links,

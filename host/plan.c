@@ -10,6 +10,7 @@
 #include "plan.h"
 #include "selftest.h"
 #include "tuning.h"
+#include "watch-selftest.h"
 
 static int
 find_cgroup (const struct sb_host_options *o, struct sb_host_plan *pl,
@@ -66,13 +67,35 @@ judge_unix (const struct sb_host_selftest *r, char *why, size_t why_len)
   return -1;
 }
 
+/* TCP by the watcher, where the kernel's TCP hooks failed (KERNEL_WHY
+ * says how) or --watcher asks for it: 0 when its own self-test passed,
+ * or -1 with WHY.
+ */
+static int
+judge_watcher (struct sb_host_plan *pl, const char *kernel_why, char *why,
+               size_t why_len)
+{
+  struct sb_watch_selftest w;
+  char watch_why[512];
+
+  snprintf (pl->tcp_why, sizeof pl->tcp_why, "%s", kernel_why);
+  if (sb_watch_selftest (pl->cgroup_fd, &w, watch_why, sizeof watch_why) == 0 &&
+      sb_watch_selftest_passed (&w, watch_why, sizeof watch_why)) {
+    pl->tcp_by_watcher = 1;
+    return 0;
+  }
+  snprintf (why, why_len, "%s; and %s", kernel_why, watch_why);
+  return -1;
+}
+
 /* The self-test decides what can be turned on. */
 static int
 check_kernel (const struct sb_host_options *o, struct sb_host_plan *pl,
               char *why, size_t why_len)
 {
   struct sb_host_selftest r;
-  int unix_ok = 0;
+  char tcp_why[512];
+  int unix_ok = 0, kernel_tcp;
 
   if (o->sndbuf != 0) {
     unix_ok = sb_host_probe_unix (pl->unix_why, sizeof pl->unix_why);
@@ -82,8 +105,25 @@ check_kernel (const struct sb_host_options *o, struct sb_host_plan *pl,
     }
   }
   pl->wmem_max = sb_wmem_max (NULL);
-  if (sb_host_selftest (pl->cgroup_fd, o->sndbuf, unix_ok, &r, why, why_len) == -1 ||
-      judge_tcp (&r, why, why_len) == -1)
+  /* Where the kernel refuses the TCP hooks (before Linux 6.1, no BPF
+   * program may set TCP_NODELAY) the programs do not load together, and
+   * the watcher is the TCP part; the unix hooks came later (6.7).
+   */
+  if (sb_host_selftest (pl->cgroup_fd, o->sndbuf, unix_ok, &r, tcp_why,
+                        sizeof tcp_why) == -1) {
+    kernel_tcp = 0;
+    if (unix_ok)
+      snprintf (pl->unix_why, sizeof pl->unix_why, "not tried: the kernel "
+                "refused the programs, the TCP hooks with them");
+    unix_ok = 0;
+  }
+  else if (o->watcher) {
+    kernel_tcp = 0;
+    snprintf (tcp_why, sizeof tcp_why, "--watcher asks for the watcher");
+  }
+  else
+    kernel_tcp = judge_tcp (&r, tcp_why, sizeof tcp_why) == 0;
+  if (!kernel_tcp && judge_watcher (pl, tcp_why, why, why_len) == -1)
     return SB_HOST_PLAN_UNAVAILABLE;
   if (unix_ok && judge_unix (&r, pl->unix_why, sizeof pl->unix_why) == -1)
     unix_ok = 0;

@@ -16,6 +16,9 @@ struct sb_host_plan {
   char cgroup[PATH_MAX];        /* the cgroup to attach to */
   int cgroup_fd;
   uint64_t cgroup_id;
+  int tcp_by_watcher;           /* TCP_NODELAY set by the watcher (watch.h),
+                                   not by the kernel's TCP hooks */
+  char tcp_why[512];            /* why not by the kernel's, then */
   int with_unix;                /* the unix hooks work and are wanted */
   char unix_why[512];           /* why not, when they are wanted */
   int unix_granted;             /* SO_SNDBUF the self-test's socket got */

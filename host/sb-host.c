@@ -24,7 +24,7 @@
 
 enum {
   OPT_CGROUP = 256, OPT_PROGRAMS, OPT_PORTS, OPT_ALL, OPT_SNDBUF, OPT_PIN_DIR,
-  OPT_JSON,
+  OPT_JSON, OPT_WATCHER,
 };
 
 static const struct option long_options[] = {
@@ -35,6 +35,7 @@ static const struct option long_options[] = {
   { "sndbuf", required_argument, NULL, OPT_SNDBUF },
   { "pin-dir", required_argument, NULL, OPT_PIN_DIR },
   { "json", no_argument, NULL, OPT_JSON },
+  { "watcher", no_argument, NULL, OPT_WATCHER },
   { "verbose", no_argument, NULL, 'v' },
   { "help", no_argument, NULL, 'h' },
   { NULL, 0, NULL, 0 },
@@ -48,10 +49,13 @@ usage (void)
 
   printf (
 "Usage: sockboost host enable [--cgroup PATH] [--programs LIST | --ports LIST\n"
-"                             | --all] [--sndbuf SIZE] [--pin-dir DIR] [-v]\n"
+"                             | --all] [--sndbuf SIZE] [--pin-dir DIR]\n"
+"                             [--watcher] [-v]\n"
 "       sockboost host disable [--pin-dir DIR]\n"
 "       sockboost host status [--json] [--pin-dir DIR] [PID]\n"
-"       sockboost host check [--cgroup PATH] [--sndbuf SIZE] [--json]\n"
+"       sockboost host check [--cgroup PATH] [--sndbuf SIZE] [--watcher]\n"
+"                            [--json]\n"
+"       sockboost host watch [--pin-dir DIR]\n"
 "Let the kernel tune every NBD connection of this host (or of one cgroup):\n"
 "TCP_NODELAY on the TCP connections, and a bigger send buffer on the unix\n"
 "stream sockets (Linux 6.7 and later), of the NBD programs, through BPF\n"
@@ -67,6 +71,9 @@ usage (void)
 "             sockets of that process host mode tuned\n"
 "  check      run enable's self-test only: can host mode run here, and\n"
 "             which parts; nothing is attached (exit 1 when it cannot)\n"
+"  watch      the watcher, which enable starts where the kernel's BPF\n"
+"             cannot set TCP_NODELAY (before Linux 6.1): it reads the\n"
+"             events of its programs until SIGTERM\n"
 "\n"
 "  --cgroup PATH    attach to this cgroup (absolute, or relative to the\n"
 "                   cgroup v2 mount, e.g. machine.slice) instead of the\n"
@@ -81,6 +88,8 @@ usage (void)
 "                   --sndbuf' (default 2M; 0 or off leaves them alone)\n"
 "  --pin-dir DIR    keep the pins in DIR, on a BPF file system (default\n"
 "                   " SB_HOST_PIN_DIR_DEFAULT ")\n"
+"  --watcher        TCP_NODELAY from the watcher even where the kernel's BPF\n"
+"                   can set it (to compare, or to try the watcher)\n"
 "  --json           status or check as one JSON object\n"
 "  -v, --verbose    show libbpf's messages (twice: its debug messages)\n"
 "  -h, --help       show this help\n"
@@ -110,13 +119,15 @@ struct command {
 };
 static const struct command commands[] = {
   { "enable", BIT (OPT_CGROUP) | FILTER_OPTIONS | BIT (OPT_SNDBUF) |
-    BIT (OPT_PIN_DIR), sb_host_enable, 0 },
+    BIT (OPT_PIN_DIR) | BIT (OPT_WATCHER), sb_host_enable, 0 },
   { "disable", BIT (OPT_PIN_DIR), sb_host_disable, 0 },
   { "status", BIT (OPT_JSON) | BIT (OPT_PIN_DIR), sb_host_status, 1 },
-  { "check", BIT (OPT_CGROUP) | BIT (OPT_SNDBUF) | BIT (OPT_JSON),
+  { "check", BIT (OPT_CGROUP) | BIT (OPT_SNDBUF) | BIT (OPT_JSON) |
+    BIT (OPT_WATCHER),
     sb_host_check, 0 },
+  { "watch", BIT (OPT_PIN_DIR), sb_host_watch, 0 },
 };
-#define COMMAND_NAMES "enable, disable, status or check"
+#define COMMAND_NAMES "enable, disable, status, check or watch"
 
 struct parsed {
   const struct command *command;
@@ -159,6 +170,7 @@ apply_option (struct parsed *p, int opt, const char *arg, char **argv)
     break;
   case OPT_PIN_DIR: p->o.pin_dir = arg; break;
   case OPT_JSON: p->o.json = 1; break;
+  case OPT_WATCHER: p->o.watcher = 1; break;
   case 'v': p->o.verbose++; break;
   case 'h': usage (); exit (0);
   default:

@@ -7,6 +7,7 @@
 #include <bpf/bpf.h>
 
 #include "state.h"
+#include "watch-control.h"
 
 static int
 get_pin (const struct sb_host_pins *p, const char *name)
@@ -103,6 +104,8 @@ read_filter (const struct sb_host_pins *p, struct sb_host_state *st)
 void
 sb_host_state_read (const struct sb_host_pins *p, struct sb_host_state *st)
 {
+  int fd;
+
   memset (st, 0, sizeof *st);
   st->tuned_fd = st->marks_fd = -1;
   st->interrupted = sb_host_pins_has (p, SB_HOST_STAGING);
@@ -116,6 +119,9 @@ sb_host_state_read (const struct sb_host_pins *p, struct sb_host_state *st)
     read_link (p, i, &st->links[i]);
   st->tuned_fd = get_pin (p, sb_host_map_pin[SB_HOST_MAP_TUNED]);
   st->marks_fd = get_pin (p, sb_host_map_pin[SB_HOST_MAP_MARKS]);
+  fd = get_pin (p, SB_WATCH_PIN);
+  st->tcp_by_watcher = fd >= 0;
+  close_pin (fd);
 }
 
 void
@@ -134,7 +140,8 @@ sb_host_state_attached (const struct sb_host_state *st, int with_unix)
   if (!st->on || st->problem[0] != '\0')
     return 0;
   for (int i = 0; i < SB_HOST_NPROGS; i++) {
-    if (SB_HOST_PROG_IS_UNIX (i) && !with_unix)
+    if ((SB_HOST_PROG_IS_UNIX (i) && !with_unix) ||
+        (SB_HOST_PROG_IS_TCP (i) && st->tcp_by_watcher))
       continue;
     if (st->links[i].cgroup_id == 0 ||
         st->links[i].cgroup_id != st->settings.cgroup_id)

@@ -26,6 +26,7 @@ struct sb_host_state {
   struct sb_host_link_state links[SB_HOST_NPROGS];
   int tuned_fd;                 /* the pinned "tuned" map, or -1 */
   int marks_fd;                 /* the pinned "marks" map, or -1 */
+  int tcp_by_watcher;           /* the watcher is its TCP part (watch.h) */
   char problem[256];            /* why the current generation is unusable */
 };
 

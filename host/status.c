@@ -15,6 +15,7 @@
 #include "report.h"
 #include "state.h"
 #include "tuning.h"
+#include "watch-control.h"
 
 /* Whether the settings' cgroup is the root of the cgroup2 file system. */
 static int
@@ -84,22 +85,36 @@ print_links (const struct sb_host_state *st)
   }
 }
 
+/* Whether every part of host mode that is on works: the programs are
+ * attached, and the watcher, if it is the TCP part, runs.
+ */
+static int
+whole (const struct sb_host_state *st, const struct sb_watch_state *ws)
+{
+  return sb_host_state_attached (st, st->settings.sndbuf != 0) &&
+         (!ws->present || ws->running);
+}
+
 static void
-print_text (const struct sb_host_pins *p, const struct sb_host_state *st)
+print_text (const struct sb_host_pins *p, const struct sb_host_state *st,
+            const struct sb_watch_state *ws)
 {
   char text[2048], dir[SB_ESCAPE_SIZE (PATH_MAX)], cgroup[SB_ESCAPE_SIZE (SB_HOST_CGROUP_PATH_LEN)];
   int with_unix = st->settings.sndbuf != 0;
 
   sb_escape_str (dir, sizeof dir, p->path);
-  printf ("host mode: %s\n", sb_host_state_attached (st, with_unix) ?
+  printf ("host mode: %s\n", whole (st, ws) ?
           "on" : "on, but not whole (run 'sockboost host enable' again)");
   printf ("since: %s\n", when (st->settings.enabled_at, text, sizeof text));
   printf ("cgroup: %s%s\n",
           sb_escape_str (cgroup, sizeof cgroup, st->settings.cgroup),
           whole_host (&st->settings) ? " (the whole host)" : "");
   printf ("filter: %s\n", sb_host_filter_text (&st->filter, text, sizeof text));
-  printf ("tcp: TCP_NODELAY on the connections they make and on their "
-          "listeners (which the connections they accept inherit)\n");
+  if (ws->present)
+    sb_watch_status_text (ws);
+  else
+    printf ("tcp: TCP_NODELAY on the connections they make and on their "
+            "listeners (which the connections they accept inherit)\n");
   if (with_unix)
     printf ("unix: send buffer request %u on their stream sockets, granted "
             "%u (net.core.wmem_max %u); those with as much are left alone\n",
@@ -173,12 +188,13 @@ json_links (const struct sb_host_state *st)
 }
 
 static void
-print_json (const char *pin_dir, const struct sb_host_state *st)
+print_json (const char *pin_dir, const struct sb_host_state *st,
+            const struct sb_watch_state *ws)
 {
   int with_unix = st->settings.sndbuf != 0, first = 1;
 
   printf ("{\"on\": %s, \"whole\": %s, \"pin_dir\": ", st->on ? "true" : "false",
-          sb_host_state_attached (st, with_unix) ? "true" : "false");
+          whole (st, ws) ? "true" : "false");
   sb_json_string (stdout, pin_dir);
   printf (", \"interrupted\": %s", st->interrupted ? "true" : "false");
   if (st->on) {
@@ -189,7 +205,11 @@ print_json (const char *pin_dir, const struct sb_host_state *st)
             (unsigned long long) st->settings.cgroup_id,
             whole_host (&st->settings) ? "true" : "false");
     json_filter (&st->filter);
-    printf (", \"tcp_nodelay\": true, \"unix_sndbuf\": %u, "
+    printf (", \"tcp_nodelay\": %s, \"tcp_by\": \"%s\", \"watcher\": ",
+            !ws->present || ws->running ? "true" : "false",
+            ws->present ? "watcher" : "kernel");
+    sb_watch_status_json (ws);
+    printf (", \"unix_sndbuf\": %u, "
             "\"unix_granted\": %u, \"wmem_max\": %u, \"wmem_max_changed\": %s, "
             "\"links\": ", st->settings.sndbuf, st->settings.sndbuf_granted,
             st->settings.wmem_max,
@@ -208,6 +228,7 @@ sb_host_status (const struct sb_host_options *o)
   char why[PATH_MAX + 256];
   struct sb_host_pins pins;
   struct sb_host_state st;
+  struct sb_watch_state ws;
   int mounted, r;
 
   r = sb_host_pins_open (o->pin_dir, 0, &mounted, &pins, why, sizeof why);
@@ -216,13 +237,16 @@ sb_host_status (const struct sb_host_options *o)
     return 1;
   }
   memset (&st, 0, sizeof st);
+  memset (&ws, 0, sizeof ws);
   st.tuned_fd = st.marks_fd = -1;
-  if (r == 0)
+  if (r == 0) {
     sb_host_state_read (&pins, &st);
+    sb_watch_state_read (&pins, SB_HOST_CURRENT, &ws);
+  }
   if (o->json)
-    print_json (o->pin_dir, &st);
+    print_json (o->pin_dir, &st, &ws);
   else if (st.on && st.problem[0] == '\0')
-    print_text (&pins, &st);
+    print_text (&pins, &st, &ws);
   else if (st.on)
     printf ("host mode: broken: %s (run 'sockboost host enable' or "
             "'disable')\n", st.problem);

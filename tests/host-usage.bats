@@ -20,8 +20,8 @@ usage_fails () {
 }
 
 @test "host: usage errors exit 2 with one line and the hint" {
-  usage_fails "no command given (enable, disable, status or check)"
-  usage_fails "unknown command 'start' (enable, disable, status or check)" start
+  usage_fails "no command given (enable, disable, status, check or watch)"
+  usage_fails "unknown command 'start' (enable, disable, status, check or watch)" start
   usage_fails "status: --programs is not an option of status" status --programs qemu-nbd
   usage_fails "disable: --cgroup is not an option of disable" disable --cgroup /
   usage_fails "enable: --json is not an option of enable" enable --json

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/* The processes of a cgroup tree that the filter takes (cgroup-procs.h). */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "cgroup-procs.h"
+#include "proc-sockets.h"
+
+/* Deeper than any cgroup tree: a bound on the walk. */
+#define MAX_DEPTH 32
+
+int
+sb_host_program_taken (const struct sb_host_settings *s, int programs_fd,
+                       const char comm[SB_HOST_COMM_LEN])
+{
+  struct sb_host_name_key key;
+  unsigned char first = (unsigned char) comm[0];
+  __u8 value;
+
+  if (s->filter != SB_HOST_FILTER_PROGRAMS)
+    return 1;
+  if (!(s->first_bytes[first >> 6] & (1ULL << (first & 63))))
+    return 0;
+  memset (&key, 0, sizeof key);
+  key.prefixlen = SB_HOST_COMM_LEN * 8;
+  memcpy (key.name, comm, sizeof key.name);
+  return bpf_map_lookup_elem (programs_fd, &key, &value) == 0;
+}
+
+/* The name of process PID, zero-padded, as the kernel programs see it. */
+static int
+read_comm (pid_t pid, char comm[SB_HOST_COMM_LEN])
+{
+  char path[64];
+  ssize_t n;
+  int fd;
+
+  snprintf (path, sizeof path, "/proc/%d/comm", (int) pid);
+  fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd == -1)
+    return -1;
+  memset (comm, 0, SB_HOST_COMM_LEN);
+  n = read (fd, comm, SB_HOST_COMM_LEN - 1);
+  close (fd);
+  if (n <= 0)
+    return -1;
+  if (comm[n - 1] == '\n')
+    comm[n - 1] = '\0';
+  return 0;
+}
+
+/* The process at PIDFD is still alive: what was read of /proc/PID since
+ * the pidfd was opened was its own.
+ */
+static int
+alive (int pidfd)
+{
+  return syscall (SYS_pidfd_send_signal, pidfd, 0, NULL, 0) == 0;
+}
+
+struct walk {
+  const struct sb_host_settings *s;
+  int programs_fd;
+  sb_host_process_fn *fn;
+  void *arg;
+};
+
+static void
+visit (const struct walk *w, pid_t pid)
+{
+  char comm[SB_HOST_COMM_LEN];
+  int pidfd = sb_pidfd_open (pid);
+
+  if (pidfd == -1)
+    return;
+  if (read_comm (pid, comm) == 0 && alive (pidfd) &&
+      sb_host_program_taken (w->s, w->programs_fd, comm))
+    w->fn (w->arg, pid, pidfd, comm);
+  close (pidfd);
+}
+
+static void
+walk (const struct walk *w, int dir_fd, int depth)
+{
+  int procs = openat (dir_fd, "cgroup.procs", O_RDONLY | O_CLOEXEC), fd;
+  struct dirent *e;
+  FILE *f;
+  DIR *d;
+  long pid;
+
+  if (procs >= 0 && (f = fdopen (procs, "re")) != NULL) {
+    while (fscanf (f, "%ld", &pid) == 1)
+      if (pid > 0)
+        visit (w, (pid_t) pid);
+    fclose (f);
+  } else if (procs >= 0)
+    close (procs);
+  if (depth == MAX_DEPTH || (fd = dup (dir_fd)) == -1)
+    return;
+  if ((d = fdopendir (fd)) == NULL) {
+    close (fd);
+    return;
+  }
+  while ((e = readdir (d)) != NULL) {
+    int child;
+
+    if (e->d_type != DT_DIR || e->d_name[0] == '.')
+      continue;
+    child = openat (dir_fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (child >= 0) {
+      walk (w, child, depth + 1);
+      close (child);
+    }
+  }
+  closedir (d);
+}
+
+void
+sb_host_each_taken_process (int cgroup_fd, const struct sb_host_settings *s,
+                            int programs_fd, sb_host_process_fn *fn, void *arg)
+{
+  struct walk w = { .s = s, .programs_fd = programs_fd, .fn = fn, .arg = arg };
+
+  walk (&w, cgroup_fd, 0);
+}

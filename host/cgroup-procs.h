@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* The processes of a cgroup tree that host mode's filter takes, for
+ * what is done to them from outside (the watcher's sweep).  A process is
+ * matched by its name through the filter's own maps, as the kernel
+ * programs match it: the rule is in the maps, not here.  Nothing is run
+ * and nothing is opened by a name that another user chose: the cgroup's
+ * process lists, /proc/PID/comm, and the process's pidfd.
+ */
+#ifndef SOCKBOOST_HOST_CGROUP_PROCS_H
+#define SOCKBOOST_HOST_CGROUP_PROCS_H
+
+#include <sys/types.h>
+
+#include "host-abi.h"
+
+/* Whether the filter of S (its programs in the map at PROGRAMS_FD)
+ * takes the program named COMM (zero-padded, as the kernel keeps it).
+ */
+extern int sb_host_program_taken (const struct sb_host_settings *s,
+                                  int programs_fd,
+                                  const char comm[SB_HOST_COMM_LEN]);
+
+/* Call FN (ARG, PID, PIDFD, COMM) for each process of the cgroup open at
+ * CGROUP_FD and of its descendants (to a bounded depth) whose name the
+ * filter takes, PIDFD naming it and COMM its name, read while it was
+ * alive.  Best effort: a process that goes away or may not be looked at
+ * is skipped.
+ */
+typedef void sb_host_process_fn (void *arg, pid_t pid, int pidfd,
+                                 const char comm[SB_HOST_COMM_LEN]);
+extern void sb_host_each_taken_process (int cgroup_fd,
+                                        const struct sb_host_settings *s,
+                                        int programs_fd,
+                                        sb_host_process_fn *fn, void *arg);
+
+#endif /* SOCKBOOST_HOST_CGROUP_PROCS_H */
