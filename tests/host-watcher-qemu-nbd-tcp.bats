@@ -7,7 +7,8 @@
 # TCP_NODELAY on its listener from the watcher, which its connections
 # inherit: qemu-img dd copies from it at least 10x faster than from the
 # same server in a plain cgroup, the copy identical, with no library
-# anywhere; status names the watcher and counts what it did.
+# anywhere; status names the watcher and counts what it did, and doctor
+# names it too.
 
 load helpers
 
@@ -47,5 +48,9 @@ load helpers
     fail "programs on the cgroup: $output"
   run hm_host status
   assert_line --regexp "^tcp: TCP_NODELAY set by the watcher \(pid [0-9]+\)"
+  # doctor reads the default pins: the test's, bound there privately.
+  run private_mount_ns sh -c 'mount --bind "$1" /sys/fs/bpf && shift && exec "$@"' \
+    _ "$HM_BPFFS" "$SOCKBOOST" doctor
+  assert_output --regexp "host mode +on since .*; TCP_NODELAY by the watcher \(pid $(hw_watcher_pid)\)"
   assert_tcp_gain "$(fastest_of "${PLAIN_TIMES[@]}")" "$(fastest_of "${BOOSTED_TIMES[@]}")" 10
 }

@@ -54,6 +54,17 @@ class Lines(unittest.TestCase):
         self.assertTrue(hostmode.state_line(dict(state, whole=False)).endswith(
             "not whole: run 'sockboost host enable' again"))
 
+    def test_watcher(self):
+        state = {"on": True, "whole": True, "since": 0, "cgroup": "/cg",
+                 "filter": {"kind": "all"}, "tcp_by": "watcher",
+                 "watcher": {"running": True, "pid": 42}}
+        self.assertTrue(hostmode.state_line(state).endswith(
+            "filter all; TCP_NODELAY by the watcher (pid 42)"))
+        dead = dict(state, whole=False, watcher={"running": False, "pid": None})
+        self.assertTrue(hostmode.state_line(dead).endswith(
+            "filter all; TCP_NODELAY by the watcher, which is NOT running; "
+            "not whole: run 'sockboost host enable' again"))
+
     def test_filters(self):
         self.assertEqual(hostmode.filter_text({"kind": "ports",
                                                "ports": [10809, 10810]}),
@@ -69,6 +80,10 @@ class Lines(unittest.TestCase):
         self.assertEqual(hostmode.check_line(
             {"can_run": True, "unix": False, "unix_why": "before 6.7"}),
             "yes: TCP_NODELAY; unix buffers not: before 6.7")
+        self.assertEqual(hostmode.check_line(
+            {"can_run": True, "tcp_by": "watcher", "unix": False,
+             "unix_why": "before 6.7"}),
+            "yes: TCP_NODELAY by the watcher; unix buffers not: before 6.7")
 
 
 class Asking(unittest.TestCase):

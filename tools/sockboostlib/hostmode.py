@@ -97,6 +97,11 @@ def state_line(state):
                           time.localtime(state.get("since", 0)))
     line = "on since %s, cgroup %s, filter %s" % (
         since, where, filter_text(state.get("filter", {})))
+    watcher = state.get("watcher")
+    if watcher and watcher.get("running"):
+        line += "; TCP_NODELAY by the watcher (pid %s)" % watcher.get("pid")
+    elif watcher:
+        line += "; TCP_NODELAY by the watcher, which is NOT running"
     if not state.get("whole"):
         line += "; not whole: run 'sockboost host enable' again"
     return line
@@ -115,8 +120,10 @@ def check_line(check):
     """One line for sockboost host check --json's CHECK."""
     if not check.get("can_run"):
         return "no: %s" % check.get("why")
+    tcp = "TCP_NODELAY" + (" by the watcher" if check.get("tcp_by") ==
+                           "watcher" else "")
     if check.get("unix"):
-        return "yes: TCP_NODELAY, and unix buffers of %d" % \
-            check.get("unix_sndbuf", 0)
-    return "yes: TCP_NODELAY; unix buffers %s" % (
-        "not: " + check["unix_why"] if check.get("unix_why") else "off")
+        return "yes: %s, and unix buffers of %d" % (
+            tcp, check.get("unix_sndbuf", 0))
+    return "yes: %s; unix buffers %s" % (
+        tcp, "not: " + check["unix_why"] if check.get("unix_why") else "off")
