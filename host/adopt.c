@@ -19,6 +19,7 @@
 #include <bpf/bpf.h>
 
 #include "adopt.h"
+#include "counts.h"
 #include "proc-sockets.h"
 
 /* Deeper than any cgroup tree: a bound on the walk. */
@@ -27,7 +28,9 @@
 struct adoption {
   const struct sb_host_instance *in;
   const struct sb_host_settings *s;
-  char comm[SB_HOST_COMM_LEN];
+  char comm[SB_HOST_COMM_LEN];  /* the process's name */
+  uint32_t uid;                 /* its real uid */
+  struct sb_host_name_key entry;  /* the filter entry that took it */
   struct sb_host_adopted *a;
 };
 
@@ -66,18 +69,6 @@ port_listed (const struct adoption *ad, int port)
                                           &key, &value) == 0;
 }
 
-/* Count one listener of COMM in "tuned", as the bind hooks would. */
-static void
-count_bound (const struct adoption *ad)
-{
-  int fd = sb_host_map_fd (ad->in, SB_HOST_MAP_TUNED);
-  struct sb_host_counts c;
-
-  if (bpf_map_lookup_elem (fd, ad->comm, &c) != 0)
-    memset (&c, 0, sizeof c);
-  c.tcp_bind++;
-  bpf_map_update_elem (fd, ad->comm, &c, BPF_ANY);
-}
 
 /* Socket COPY: a TCP listener the filter takes gets TCP_NODELAY and the
  * programs' mark.
@@ -103,25 +94,52 @@ adopt_socket (void *arg, int fd, unsigned long long inode, int copy)
   memcpy (mark.comm, ad->comm, sizeof mark.comm);
   bpf_map_update_elem (sb_host_map_fd (ad->in, SB_HOST_MAP_MARKS), &copy,
                        &mark, BPF_ANY);
-  count_bound (ad);
+  sb_host_count_add (sb_host_map_fd (ad->in, SB_HOST_MAP_COUNTS), &ad->entry,
+                     ad->uid, SB_HOST_COUNT_TCP_BIND);
   return 1;
 }
 
-/* Whether the filter takes the program named AD->comm. */
+/* Whether the filter takes the program named AD->comm; AD->entry is
+ * set to the entry that took it.
+ */
 static int
-program_taken (const struct adoption *ad)
+program_taken (struct adoption *ad)
 {
   struct sb_host_name_key key = { .prefixlen = SB_HOST_COMM_LEN * 8 };
   unsigned char first = (unsigned char) ad->comm[0];
-  __u8 value;
 
+  memset (&ad->entry, 0, sizeof ad->entry);
   if (ad->s->filter != SB_HOST_FILTER_PROGRAMS)
     return 1;
   if (!(ad->s->first_bytes[first >> 6] & (1ULL << (first & 63))))
     return 0;
   memcpy (key.name, ad->comm, sizeof key.name);
   return bpf_map_lookup_elem (sb_host_map_fd (ad->in, SB_HOST_MAP_PROGRAMS),
-                              &key, &value) == 0;
+                              &key, &ad->entry) == 0;
+}
+
+/* The real uid of process PID, from the "Uid:" line of its status (the
+ * kernel's own text: real, effective, saved, file system).
+ */
+static int
+read_uid (pid_t pid, uint32_t *uid)
+{
+  char path[64], line[256];
+  unsigned long value;
+  int found = -1;
+  FILE *f;
+
+  snprintf (path, sizeof path, "/proc/%d/status", (int) pid);
+  f = fopen (path, "re");
+  if (f == NULL)
+    return -1;
+  while (found == -1 && fgets (line, sizeof line, f) != NULL)
+    if (sscanf (line, "Uid: %lu", &value) == 1 && value <= UINT32_MAX) {
+      *uid = (uint32_t) value;
+      found = 0;
+    }
+  fclose (f);
+  return found;
 }
 
 /* The name of process PID, zero-padded, as the kernel programs see it. */
@@ -162,7 +180,8 @@ adopt_process (struct adoption *ad, pid_t pid)
 
   if (pidfd == -1)
     return;
-  if (read_comm (pid, ad->comm) == -1 || !alive (pidfd) || !program_taken (ad)) {
+  if (read_comm (pid, ad->comm) == -1 || read_uid (pid, &ad->uid) == -1 ||
+      !alive (pidfd) || !program_taken (ad)) {
     close (pidfd);
     return;
   }

@@ -16,12 +16,13 @@
 
 int
 sb_host_program_taken (const struct sb_host_settings *s, int programs_fd,
-                       const char comm[SB_HOST_COMM_LEN])
+                       const char comm[SB_HOST_COMM_LEN],
+                       struct sb_host_name_key *entry)
 {
   struct sb_host_name_key key;
   unsigned char first = (unsigned char) comm[0];
-  __u8 value;
 
+  memset (entry, 0, sizeof *entry);
   if (s->filter != SB_HOST_FILTER_PROGRAMS)
     return 1;
   if (!(s->first_bytes[first >> 6] & (1ULL << (first & 63))))
@@ -29,7 +30,7 @@ sb_host_program_taken (const struct sb_host_settings *s, int programs_fd,
   memset (&key, 0, sizeof key);
   key.prefixlen = SB_HOST_COMM_LEN * 8;
   memcpy (key.name, comm, sizeof key.name);
-  return bpf_map_lookup_elem (programs_fd, &key, &value) == 0;
+  return bpf_map_lookup_elem (programs_fd, &key, entry) == 0;
 }
 
 /* The name of process PID, zero-padded, as the kernel programs see it. */
@@ -73,13 +74,14 @@ struct walk {
 static void
 visit (const struct walk *w, pid_t pid)
 {
+  struct sb_host_name_key entry;
   char comm[SB_HOST_COMM_LEN];
   int pidfd = sb_pidfd_open (pid);
 
   if (pidfd == -1)
     return;
   if (read_comm (pid, comm) == 0 && alive (pidfd) &&
-      sb_host_program_taken (w->s, w->programs_fd, comm))
+      sb_host_program_taken (w->s, w->programs_fd, comm, &entry))
     w->fn (w->arg, pid, pidfd, comm);
   close (pidfd);
 }

@@ -14,11 +14,13 @@
 #include "host-abi.h"
 
 /* Whether the filter of S (its programs in the map at PROGRAMS_FD)
- * takes the program named COMM (zero-padded, as the kernel keeps it).
+ * takes the program named COMM (zero-padded, as the kernel keeps it);
+ * *ENTRY is set to the entry that took it ("any" but for --programs).
  */
 extern int sb_host_program_taken (const struct sb_host_settings *s,
                                   int programs_fd,
-                                  const char comm[SB_HOST_COMM_LEN]);
+                                  const char comm[SB_HOST_COMM_LEN],
+                                  struct sb_host_name_key *entry);
 
 /* Call FN (ARG, PID, PIDFD, COMM) for each process of the cgroup open at
  * CGROUP_FD and of its descendants (to a bounded depth) whose name the

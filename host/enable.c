@@ -42,20 +42,28 @@ settings_of (const struct sb_host_options *o, const struct sb_host_plan *pl,
   sb_host_first_bytes (&o->filter, (uint64_t *) s->first_bytes);
 }
 
+/* Whether the current generation has the filter O asks for: its counts
+ * carry over then (a new filter starts with rows of its own entries).
+ */
+static int
+same_filter (const struct sb_host_state *st, const struct sb_host_options *o)
+{
+  struct sb_host_filter_spec want = o->filter;
+
+  sb_host_filter_sort (&want);
+  return st->on && sb_host_filter_equal (&st->filter, &want);
+}
+
 /* Whether what is on already is what O asks for. */
 static int
 same_as_current (const struct sb_host_state *st, const struct sb_host_options *o,
                  const struct sb_host_plan *pl)
 {
-  struct sb_host_filter_spec want = o->filter;
-
-  sb_host_filter_sort (&want);
-  return sb_host_state_attached (st, pl->with_unix) &&
+  return sb_host_state_attached (st, pl->with_unix) && same_filter (st, o) &&
          st->tcp_by_watcher == pl->tcp_by_watcher &&
          st->settings.cgroup_id == pl->cgroup_id &&
          st->settings.sndbuf == (pl->with_unix ? o->sndbuf : 0) &&
-         st->settings.sndbuf_granted == (pl->with_unix ? (__u32) pl->unix_granted : 0) &&
-         sb_host_filter_equal (&st->filter, &want);
+         st->settings.sndbuf_granted == (pl->with_unix ? (__u32) pl->unix_granted : 0);
 }
 
 /* Attach the loaded IN, pin it as the staging generation, then put that
@@ -117,8 +125,8 @@ replace_generation (const struct sb_host_options *o, const struct sb_host_plan *
     return 1;
   }
   if (sb_host_load (&in, &s, &o->filter, !pl->tcp_by_watcher, pl->with_unix,
-                    st->marks_fd,
-                    st->tuned_fd, why, sizeof why) == -1) {
+                    st->marks_fd, same_filter (st, o) ? st->counts_fd : -1,
+                    why, sizeof why) == -1) {
     sb_error ("enable: %s", why);
     return 1;
   }

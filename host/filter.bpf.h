@@ -22,7 +22,7 @@ struct {
   __uint (max_entries, SB_HOST_MAX_PROGRAMS);
   __uint (map_flags, BPF_F_NO_PREALLOC);
   __type (key, struct sb_host_name_key);
-  __type (value, __u8);
+  __type (value, struct sb_host_name_key);
 } programs SEC (".maps");
 
 struct {
@@ -40,23 +40,15 @@ current_settings (void)
   return bpf_map_lookup_elem (&settings, &zero);
 }
 
-/* Whether the filter names the program COMM, a process's name read by
- * bpf_get_current_comm into a zeroed buffer (kernels before 6.5 or so
- * leave the bytes after the name's NUL as they were).
+/* The calling process's name, zero-padded: kernels before 6.5 or so
+ * leave the bytes after the name's NUL as they were (strscpy without
+ * padding), and the name is searched for and kept byte for byte.
  */
 static __always_inline int
-program_named (const struct sb_host_settings *s,
-               const char comm[SB_HOST_COMM_LEN])
+process_name (char comm[SB_HOST_COMM_LEN])
 {
-  struct sb_host_name_key key;
-  __u8 first = (__u8) comm[0];
-
-  if (!(s->first_bytes[first >> 6] & (1ULL << (first & 63))))
-    return 0;
-  __builtin_memset (&key, 0, sizeof key);
-  key.prefixlen = SB_HOST_COMM_LEN * 8;
-  __builtin_memcpy (key.name, comm, SB_HOST_COMM_LEN);
-  return bpf_map_lookup_elem (&programs, &key) != 0;
+  __builtin_memset (comm, 0, SB_HOST_COMM_LEN);
+  return bpf_get_current_comm (comm, SB_HOST_COMM_LEN);
 }
 
 static __always_inline int
@@ -67,6 +59,35 @@ port_listed (__u32 port)
   return bpf_map_lookup_elem (&ports, &key) != 0;
 }
 
+/* Whether the filter of S takes the process named COMM (process_name),
+ * making a TCP socket of port PORT (host order; the port it binds or
+ * connects to) or a unix socket; *ENTRY is set to the entry that took
+ * it ("any" but for --programs).
+ */
+static __always_inline int
+taken (const struct sb_host_settings *s, const char comm[SB_HOST_COMM_LEN],
+       __u32 port, struct sb_host_name_key *entry)
+{
+  const struct sb_host_name_key *found;
+  struct sb_host_name_key key;
+  __u8 first = (__u8) comm[0];
+
+  __builtin_memset (entry, 0, sizeof *entry);
+  if (s->filter == SB_HOST_FILTER_ALL)
+    return 1;
+  if (s->filter == SB_HOST_FILTER_PORTS)
+    return port_listed (port);
+  if (!(s->first_bytes[first >> 6] & (1ULL << (first & 63))))
+    return 0;
+  key.prefixlen = SB_HOST_COMM_LEN * 8;
+  __builtin_memcpy (key.name, comm, SB_HOST_COMM_LEN);
+  found = bpf_map_lookup_elem (&programs, &key);
+  if (found == 0)
+    return 0;
+  __builtin_memcpy (entry, found, sizeof *entry);
+  return 1;
+}
+
 /* Whether the filter of S takes a TCP socket that the process named
  * COMM binds or connects to PORT (host order).
  */
@@ -74,11 +95,9 @@ static __always_inline int
 filter_takes_tcp (const struct sb_host_settings *s,
                   const char comm[SB_HOST_COMM_LEN], __u32 port)
 {
-  if (s->filter == SB_HOST_FILTER_PROGRAMS)
-    return program_named (s, comm);
-  if (s->filter == SB_HOST_FILTER_PORTS)
-    return port_listed (port);
-  return 1;
+  struct sb_host_name_key entry;
+
+  return taken (s, comm, port, &entry);
 }
 
 #endif /* SOCKBOOST_HOST_FILTER_BPF_H */

@@ -42,10 +42,13 @@ struct sb_host_settings {
   char cgroup[SB_HOST_CGROUP_PATH_LEN];  /* its path, for status; may be cut */
 };
 
-/* A key of the "programs" LPM trie.  An exact name is stored with its
- * NUL (prefixlen covers it), so "qemu-nbd" does not match "qemu-nbdx";
- * a prefix ("qemu-system-*") without, so it matches every name that
- * starts with it.  Lookups use the whole comm (prefixlen 128).
+/* A key of the "programs" LPM trie, and its value: the entry of the
+ * filter that a name matched.  An exact name is stored with its NUL
+ * (prefixlen covers it), so "qemu-nbd" does not match "qemu-nbdx"; a
+ * prefix ("qemu-system-*") without, so it matches every name that
+ * starts with it.  Lookups use the whole comm (prefixlen 128).  The
+ * entry "any" (prefixlen 0, no name) stands for every process, under
+ * --all and --ports.
  */
 struct sb_host_name_key {
   __u32 prefixlen;              /* bits of name that must match */
@@ -66,7 +69,23 @@ struct sb_host_mark {
   __u32 unused;
 };
 
-/* The value of the "tuned" hash, keyed by process name: sockets tuned. */
+/* A key of the "counts" hash: the filter entry that took the process
+ * and the user it runs as (its real uid in the initial user namespace,
+ * which it cannot choose), so that a user who renames processes at will
+ * fills at most one row per entry.  Rows are never removed; the rows of
+ * root and of SB_HOST_UID_OTHERS are made at enable for every entry,
+ * and a user who finds the table full is counted in the latter.
+ */
+struct sb_host_count_key {
+  struct sb_host_name_key entry;
+  __u32 uid;                    /* or SB_HOST_UID_OTHERS */
+};
+#define SB_HOST_UID_OTHERS 0xffffffffu  /* (uid_t) -1 is no one's uid */
+
+/* The value of the "counts" hash: what host mode did for the processes
+ * of a row.  The stall counter (issue 33) extends it with counters of
+ * its own: append fields, each a __u64 the programs add to atomically.
+ */
 struct sb_host_counts {
   __u64 tcp_bind;               /* TCP sockets bound (listeners), given
                                    TCP_NODELAY, which the connections
@@ -80,9 +99,11 @@ enum sb_host_count {
   SB_HOST_COUNT_UNIX,
 };
 
-/* How many names and ports a filter may hold, and names "tuned" counts. */
+/* How many names and ports a filter may hold, and rows "counts" holds:
+ * enough for the reserved rows of every entry and hundreds of users.
+ */
 #define SB_HOST_MAX_PROGRAMS 64
 #define SB_HOST_MAX_PORTS 64
-#define SB_HOST_MAX_COUNTED 1024
+#define SB_HOST_MAX_COUNT_ROWS 1024
 
 #endif /* SOCKBOOST_HOST_ABI_H */

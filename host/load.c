@@ -10,6 +10,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "counts.h"
 #include "escape.h"
 #include "load.h"
 /* bpftool's skeleton casts its own const bytes. */
@@ -34,7 +35,7 @@ const char *const sb_host_prog_pin[SB_HOST_NPROGS] = {
 };
 
 const char *const sb_host_map_pin[SB_HOST_NMAPS] = {
-  "settings", "programs", "ports", "marks", "tuned",
+  "settings", "programs", "ports", "marks", "counts",
 };
 
 static struct bpf_program *
@@ -53,7 +54,7 @@ map_of (struct sockboost_host *skel, enum sb_host_map i)
 {
   struct bpf_map *all[SB_HOST_NMAPS] = {
     skel->maps.settings, skel->maps.programs, skel->maps.ports,
-    skel->maps.marks, skel->maps.tuned,
+    skel->maps.marks, skel->maps.counts,
   };
   return all[i];
 }
@@ -172,10 +173,12 @@ fill_maps (struct sockboost_host *skel, const struct sb_host_settings *s,
     return -1;
   for (int i = 0; i < f->nprograms; i++) {
     sb_host_program_key (&f->programs[i], &key);
-    if (bpf_map_update_elem (bpf_map__fd (skel->maps.programs), &key, &yes,
+    if (bpf_map_update_elem (bpf_map__fd (skel->maps.programs), &key, &key,
                              BPF_ANY) != 0)
       return -1;
   }
+  if (sb_host_counts_reserve (bpf_map__fd (skel->maps.counts), f) == -1)
+    return -1;
   for (int i = 0; i < f->nports; i++)
     if (bpf_map_update_elem (bpf_map__fd (skel->maps.ports), &f->ports[i],
                              &yes, BPF_ANY) != 0)
@@ -186,7 +189,7 @@ fill_maps (struct sockboost_host *skel, const struct sb_host_settings *s,
 int
 sb_host_load (struct sb_host_instance *in, const struct sb_host_settings *s,
               const struct sb_host_filter_spec *f, int with_tcp,
-              int with_unix, int reuse_marks, int reuse_tuned, char *why,
+              int with_unix, int reuse_marks, int reuse_counts, char *why,
               size_t why_len)
 {
   int err;
@@ -207,7 +210,7 @@ sb_host_load (struct sb_host_instance *in, const struct sb_host_settings *s,
         (SB_HOST_PROG_IS_TCP (i) && !with_tcp))
       bpf_program__set_autoload (prog_of (in->skel, i), false);
   reuse_map (in->skel->maps.marks, reuse_marks);
-  reuse_map (in->skel->maps.tuned, reuse_tuned);
+  reuse_map (in->skel->maps.counts, reuse_counts);
   err = sockboost_host__load (in->skel);
   if (err == -EPERM || err == -EACCES) {
     snprintf (why, why_len, NO_RIGHTS, strerror (-err));

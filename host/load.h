@@ -30,7 +30,7 @@ enum sb_host_map {
   SB_HOST_MAP_PROGRAMS,
   SB_HOST_MAP_PORTS,
   SB_HOST_MAP_MARKS,
-  SB_HOST_MAP_TUNED,
+  SB_HOST_MAP_COUNTS,
   SB_HOST_NMAPS
 };
 extern const char *const sb_host_map_pin[SB_HOST_NMAPS];
@@ -57,15 +57,15 @@ struct sb_host_instance {
 extern int sb_host_probe_unix (char *why, size_t why_len);
 
 /* Load the programs (the TCP hooks only WITH_TCP, the unix hooks only
- * WITH_UNIX) and fill their
- * maps with S and F.  REUSE_MARKS and REUSE_TUNED are pinned maps of
- * the generation being replaced, kept so that sockets it marked and
- * what it counted carry over, or -1.  Return 0 or -1 with WHY.
+ * WITH_UNIX) and fill their maps with S and F, making the reserved rows
+ * of F's entries in "counts".  REUSE_MARKS and REUSE_COUNTS are pinned
+ * maps of the generation being replaced, kept so that sockets it marked
+ * and what it counted carry over, or -1.  Return 0 or -1 with WHY.
  */
 extern int sb_host_load (struct sb_host_instance *in,
                          const struct sb_host_settings *s,
                          const struct sb_host_filter_spec *f, int with_tcp,
-                         int with_unix, int reuse_marks, int reuse_tuned,
+                         int with_unix, int reuse_marks, int reuse_counts,
                          char *why, size_t why_len);
 
 /* Attach the loaded programs to the cgroup open at CGROUP_FD (links,

@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 
 #include "cgroup.h"
+#include "counts.h"
 #include "load.h"
 #include "selftest-child.h"
 
@@ -62,12 +63,17 @@ run_child (int cgroup_fd, int with_unix, struct sb_host_selftest *r,
   return status;
 }
 
+/* What the programs counted for the self-test's process (root's row of
+ * the filter's one entry).
+ */
 static void
-read_counts (const struct sb_host_instance *in, struct sb_host_counts *c)
+read_counts (const struct sb_host_instance *in,
+             const struct sb_host_filter_spec *f, struct sb_host_counts *c)
 {
-  char key[SB_HOST_COMM_LEN] = SB_HOST_SELFTEST_NAME;
+  struct sb_host_count_key key = { .uid = 0 };
 
-  if (bpf_map_lookup_elem (sb_host_map_fd (in, SB_HOST_MAP_TUNED), key, c) != 0)
+  sb_host_entry_of (f, 0, &key.entry);
+  if (bpf_map_lookup_elem (sb_host_map_fd (in, SB_HOST_MAP_COUNTS), &key, c) != 0)
     memset (c, 0, sizeof *c);
 }
 
@@ -99,7 +105,7 @@ sb_host_selftest (int parent_fd, uint32_t sndbuf, int with_unix,
               strerror (errno));
   else if (sb_host_attach (&in, cgroup_fd, why, why_len) == 0 &&
            run_child (cgroup_fd, with_unix, r, why, why_len) == 0) {
-    read_counts (&in, &r->counts);
+    read_counts (&in, &f, &r->counts);
     status = 0;
   }
   sb_host_unload (&in);

@@ -11,6 +11,7 @@
  * Each program decides little and never refuses anything: every program
  * returns 1 ("allow"), whatever happens.
  */
+#include <stddef.h>
 #include <linux/bpf.h>
 #include <linux/in.h>
 #include <linux/tcp.h>
@@ -19,6 +20,7 @@
 #include <bpf/bpf_endian.h>
 
 #include "host-abi.h"
+#include "filter.bpf.h"
 
 /* The few socket constants of <sys/socket.h> that no uapi header has;
  * <asm/socket.h> of the architecture gives SOL_SOCKET and SO_SNDBUF.
@@ -31,28 +33,6 @@
 
 char LICENSE[] SEC ("license") = "Dual MIT/GPL";
 
-struct {
-  __uint (type, BPF_MAP_TYPE_ARRAY);
-  __uint (max_entries, 1);
-  __type (key, __u32);
-  __type (value, struct sb_host_settings);
-} settings SEC (".maps");
-
-struct {
-  __uint (type, BPF_MAP_TYPE_LPM_TRIE);
-  __uint (max_entries, SB_HOST_MAX_PROGRAMS);
-  __uint (map_flags, BPF_F_NO_PREALLOC);
-  __type (key, struct sb_host_name_key);
-  __type (value, __u8);
-} programs SEC (".maps");
-
-struct {
-  __uint (type, BPF_MAP_TYPE_HASH);
-  __uint (max_entries, SB_HOST_MAX_PORTS);
-  __type (key, __u16);
-  __type (value, __u8);
-} ports SEC (".maps");
-
 /* What host mode did to a socket, for status; BPF_F_CLONE: a socket
  * accepted from a marked listener is marked too.
  */
@@ -63,52 +43,38 @@ struct {
   __type (value, struct sb_host_mark);
 } marks SEC (".maps");
 
+/* Preallocated: a row is never made short of memory, and rows are never
+ * removed.
+ */
 struct {
   __uint (type, BPF_MAP_TYPE_HASH);
-  __uint (max_entries, SB_HOST_MAX_COUNTED);
-  __type (key, char[SB_HOST_COMM_LEN]);
+  __uint (max_entries, SB_HOST_MAX_COUNT_ROWS);
+  __type (key, struct sb_host_count_key);
   __type (value, struct sb_host_counts);
-} tuned SEC (".maps");
+} counts SEC (".maps");
 
-static __always_inline const struct sb_host_settings *
-current_settings (void)
-{
-  __u32 zero = 0;
-
-  return bpf_map_lookup_elem (&settings, &zero);
-}
-
-/* A process's name as the programs use it: bpf_get_current_comm into a
- * zeroed buffer, since kernels before 6.5 or so leave the bytes after the
- * name's NUL as they were (strscpy without padding), and the name is a
- * key of "tuned" and a part of a mark, byte for byte.
- */
-static __always_inline int
-program_named (const struct sb_host_settings *s,
-               const char comm[SB_HOST_COMM_LEN])
-{
-  struct sb_host_name_key key = { .prefixlen = SB_HOST_COMM_LEN * 8 };
-  __u8 first = (__u8) comm[0];
-
-  if (!(s->first_bytes[first >> 6] & (1ULL << (first & 63))))
-    return 0;
-  __builtin_memcpy (key.name, comm, SB_HOST_COMM_LEN);
-  return bpf_map_lookup_elem (&programs, &key) != NULL;
-}
-
-/* Count one socket of the program COMM in counter WHICH; a full table
- * loses the count, never the tuning.
+/* Count one socket of a process that ENTRY took, in counter WHICH of
+ * its user's row: made on first use, or the row of the others when the
+ * table is full (made at enable, like root's).  The count is lost only
+ * if the row of the others is gone, never the tuning.
  */
 static __always_inline void
-count (const char comm[SB_HOST_COMM_LEN], int which)
+count (const struct sb_host_name_key *entry, int which)
 {
-  struct sb_host_counts *c = bpf_map_lookup_elem (&tuned, comm);
+  struct sb_host_count_key key;
+  struct sb_host_counts zero, *c;
 
+  __builtin_memcpy (&key.entry, entry, sizeof key.entry);
+  key.uid = (__u32) bpf_get_current_uid_gid ();
+  c = bpf_map_lookup_elem (&counts, &key);
   if (c == NULL) {
-    struct sb_host_counts zero = { 0, 0, 0 };
-
-    bpf_map_update_elem (&tuned, comm, &zero, BPF_NOEXIST);
-    c = bpf_map_lookup_elem (&tuned, comm);
+    __builtin_memset (&zero, 0, sizeof zero);
+    bpf_map_update_elem (&counts, &key, &zero, BPF_NOEXIST);
+    c = bpf_map_lookup_elem (&counts, &key);
+  }
+  if (c == NULL) {
+    key.uid = SB_HOST_UID_OTHERS;
+    c = bpf_map_lookup_elem (&counts, &key);
     if (c == NULL)
       return;
   }
@@ -118,14 +84,6 @@ count (const char comm[SB_HOST_COMM_LEN], int which)
     __sync_fetch_and_add (&c->tcp_connect, 1);
   else
     __sync_fetch_and_add (&c->unix_sndbuf, 1);
-}
-
-static __always_inline int
-port_listed (__u32 port)
-{
-  __u16 key = (__u16) port;
-
-  return bpf_map_lookup_elem (&ports, &key) != NULL;
 }
 
 /* Leave MARK on SK: what host mode did to it, and which program made it
@@ -154,24 +112,21 @@ static __always_inline int
 tune_tcp (struct bpf_sock_addr *ctx, int is_bind)
 {
   const struct sb_host_settings *s = current_settings ();
-  char comm[SB_HOST_COMM_LEN] = {};
+  struct sb_host_name_key entry;
+  char comm[SB_HOST_COMM_LEN];
   struct bpf_sock *sk = ctx->sk;
   int one = 1;
 
   if (s == NULL || sk == NULL || ctx->type != SOCK_STREAM ||
       ctx->protocol != IPPROTO_TCP)
     return 1;
-  if (bpf_get_current_comm (comm, sizeof comm) != 0)
-    return 1;
-  if (s->filter == SB_HOST_FILTER_PROGRAMS && !program_named (s, comm))
-    return 1;
-  if (s->filter == SB_HOST_FILTER_PORTS &&
-      !port_listed (bpf_ntohs ((__u16) ctx->user_port)))
+  if (process_name (comm) != 0 ||
+      !taken (s, comm, bpf_ntohs ((__u16) ctx->user_port), &entry))
     return 1;
   if (bpf_setsockopt (ctx, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0)
     return 1;
   mark_socket (sk, comm, SB_HOST_MARK_NODELAY);
-  count (comm, is_bind ? SB_HOST_COUNT_TCP_BIND : SB_HOST_COUNT_TCP_CONNECT);
+  count (&entry, is_bind ? SB_HOST_COUNT_TCP_BIND : SB_HOST_COUNT_TCP_CONNECT);
   return 1;
 }
 
@@ -223,24 +178,24 @@ unix_sndbuf (struct bpf_sock_addr *ctx)
  * never lower it.  The kernel clips the request at net.core.wmem_max,
  * as for any process, and BPF cannot force: a socket forced above that
  * (SO_SNDBUFFORCE) would be cut down to it, so the comparison is with
- * what the request is granted (measured by enable), not the request.  There is no getpeername hook: for getpeername
- * the kernel hands the hook the peer's socket, the other end, which may
- * belong to anyone; host mode changes only the caller's own socket.
+ * what the request is granted (measured by enable), not the request.
+ * There is no getpeername hook: for getpeername the kernel hands the
+ * hook the peer's socket, the other end, which may belong to anyone;
+ * host mode changes only the caller's own socket.
  */
 static __always_inline int
 tune_unix (struct bpf_sock_addr *ctx)
 {
   const struct sb_host_settings *s = current_settings ();
-  char comm[SB_HOST_COMM_LEN] = {};
+  struct sb_host_name_key entry;
+  char comm[SB_HOST_COMM_LEN];
   struct bpf_sock *sk = ctx->sk;
   int request, before, after;
 
   if (s == NULL || s->sndbuf == 0 || sk == NULL || ctx->type != SOCK_STREAM ||
       sk->state == SB_TCP_LISTEN || s->filter == SB_HOST_FILTER_PORTS)
     return 1;
-  if (bpf_get_current_comm (comm, sizeof comm) != 0)
-    return 1;
-  if (s->filter == SB_HOST_FILTER_PROGRAMS && !program_named (s, comm))
+  if (process_name (comm) != 0 || !taken (s, comm, 0, &entry))
     return 1;
   request = (int) s->sndbuf;
   before = unix_sndbuf (ctx);
@@ -252,7 +207,7 @@ tune_unix (struct bpf_sock_addr *ctx)
   if (after <= before)
     return 1;
   mark_socket (sk, comm, SB_HOST_MARK_SNDBUF);
-  count (comm, SB_HOST_COUNT_UNIX);
+  count (&entry, SB_HOST_COUNT_UNIX);
   return 1;
 }
 

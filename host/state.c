@@ -107,7 +107,7 @@ sb_host_state_read (const struct sb_host_pins *p, struct sb_host_state *st)
   int fd;
 
   memset (st, 0, sizeof *st);
-  st->tuned_fd = st->marks_fd = -1;
+  st->counts_fd = st->marks_fd = -1;
   st->interrupted = sb_host_pins_has (p, SB_HOST_STAGING);
   st->on = sb_host_pins_has (p, SB_HOST_CURRENT);
   if (!st->on)
@@ -117,7 +117,7 @@ sb_host_state_read (const struct sb_host_pins *p, struct sb_host_state *st)
               strerror (errno));
   for (int i = 0; i < SB_HOST_NPROGS; i++)
     read_link (p, i, &st->links[i]);
-  st->tuned_fd = get_pin (p, sb_host_map_pin[SB_HOST_MAP_TUNED]);
+  st->counts_fd = get_pin (p, sb_host_map_pin[SB_HOST_MAP_COUNTS]);
   st->marks_fd = get_pin (p, sb_host_map_pin[SB_HOST_MAP_MARKS]);
   fd = get_pin (p, SB_WATCH_PIN);
   st->tcp_by_watcher = fd >= 0;
@@ -127,11 +127,11 @@ sb_host_state_read (const struct sb_host_pins *p, struct sb_host_state *st)
 void
 sb_host_state_close (struct sb_host_state *st)
 {
-  if (st->tuned_fd >= 0)
-    close (st->tuned_fd);
+  if (st->counts_fd >= 0)
+    close (st->counts_fd);
   if (st->marks_fd >= 0)
     close (st->marks_fd);
-  st->tuned_fd = st->marks_fd = -1;
+  st->counts_fd = st->marks_fd = -1;
 }
 
 int
@@ -148,28 +148,4 @@ sb_host_state_attached (const struct sb_host_state *st, int with_unix)
       return 0;
   }
   return 1;
-}
-
-void
-sb_host_state_counts (const struct sb_host_state *st,
-                      void (*fn) (const char *name,
-                                  const struct sb_host_counts *c, void *arg),
-                      void *arg)
-{
-  char key[SB_HOST_COMM_LEN], next[SB_HOST_COMM_LEN], name[SB_HOST_COMM_LEN];
-  struct sb_host_counts c;
-  void *prev = NULL;
-
-  if (st->tuned_fd < 0)
-    return;
-  for (int n = 0; n < SB_HOST_MAX_COUNTED &&
-       bpf_map_get_next_key (st->tuned_fd, prev, next) == 0; n++) {
-    if (bpf_map_lookup_elem (st->tuned_fd, next, &c) == 0) {
-      memcpy (name, next, sizeof name);
-      name[SB_HOST_COMM_LEN - 1] = '\0';
-      fn (name, &c, arg);
-    }
-    memcpy (key, next, sizeof key);
-    prev = key;
-  }
 }

@@ -24,7 +24,7 @@ struct sb_host_state {
   struct sb_host_settings settings;
   struct sb_host_filter_spec filter;  /* sorted */
   struct sb_host_link_state links[SB_HOST_NPROGS];
-  int tuned_fd;                 /* the pinned "tuned" map, or -1 */
+  int counts_fd;                /* the pinned "counts" map, or -1 */
   int marks_fd;                 /* the pinned "marks" map, or -1 */
   int tcp_by_watcher;           /* the watcher is its TCP part (watch.h) */
   char problem[256];            /* why the current generation is unusable */
@@ -42,12 +42,5 @@ extern void sb_host_state_close (struct sb_host_state *st);
  * unix hooks count only when the settings ask for them (UNIX).
  */
 extern int sb_host_state_attached (const struct sb_host_state *st, int with_unix);
-
-/* Call FN for each program counted in the "tuned" map of ST. */
-extern void sb_host_state_counts (const struct sb_host_state *st,
-                                  void (*fn) (const char *name,
-                                              const struct sb_host_counts *c,
-                                              void *arg),
-                                  void *arg);
 
 #endif /* SOCKBOOST_HOST_STATE_H */

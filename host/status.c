@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cgroup.h"
+#include "counts.h"
 #include "escape.h"
 #include "host.h"
 #include "json.h"
@@ -58,17 +59,42 @@ wmem_max_changed (const struct sb_host_settings *s)
 
 /* ---- text ----------------------------------------------------------- */
 
-static void
-print_count (const char *name, const struct sb_host_counts *c, void *arg)
+/* The rows of the counts map of ST that counted something, into ROWS
+ * (SB_HOST_MAX_COUNT_ROWS); how many.
+ */
+static int
+count_rows (const struct sb_host_state *st, struct sb_host_count_row *rows)
 {
-  char shown[SB_ESCAPE_SIZE (SB_HOST_COMM_LEN)];
+  return st->counts_fd < 0 ? 0 :
+    sb_host_counts_read (st->counts_fd, rows, SB_HOST_MAX_COUNT_ROWS);
+}
 
-  (void) arg;
-  printf ("  %-16s %10llu %10llu %10llu\n",
-          sb_escape_str (shown, sizeof shown, name),
-          (unsigned long long) c->tcp_bind,
-          (unsigned long long) c->tcp_connect,
-          (unsigned long long) c->unix_sndbuf);
+static void
+print_counts (const struct sb_host_state *st)
+{
+  static struct sb_host_count_row rows[SB_HOST_MAX_COUNT_ROWS];
+  char entry[SB_ESCAPE_SIZE (SB_HOST_COMM_LEN) + 8], uid[16];
+  int n = count_rows (st, rows), others = 0;
+
+  printf ("sockets tuned so far, by filter entry and user (TCP servers' "
+          "connections inherit their listener's TCP_NODELAY):\n"
+          "  %-16s %10s %10s %10s %10s\n", "program", "uid", "tcp bound",
+          "tcp conn.", "unix");
+  for (int i = 0; i < n; i++) {
+    const struct sb_host_counts *c = &rows[i].counts;
+    if (rows[i].key.uid == SB_HOST_UID_OTHERS)
+      others = 1;
+    snprintf (uid, sizeof uid, "%u", rows[i].key.uid);
+    printf ("  %-16s %10s %10llu %10llu %10llu\n",
+            sb_host_entry_text (&rows[i].key.entry, entry, sizeof entry),
+            rows[i].key.uid == SB_HOST_UID_OTHERS ? "others" : uid,
+            (unsigned long long) c->tcp_bind,
+            (unsigned long long) c->tcp_connect,
+            (unsigned long long) c->unix_sndbuf);
+  }
+  if (others)
+    printf ("  (others: users who came after the table's %d rows were "
+            "taken, counted together)\n", SB_HOST_MAX_COUNT_ROWS);
 }
 
 static void
@@ -128,26 +154,34 @@ print_text (const struct sb_host_pins *p, const struct sb_host_state *st,
             "(run 'sockboost host enable' again)\n", sb_wmem_max (NULL));
   printf ("pins: %s/%s\n", dir, SB_HOST_CURRENT);
   print_links (st);
-  printf ("sockets tuned so far (TCP servers' connections inherit their "
-          "listener's TCP_NODELAY):\n  %-16s %10s %10s %10s\n", "program",
-          "tcp bound", "tcp conn.", "unix");
-  sb_host_state_counts (st, print_count, NULL);
+  print_counts (st);
 }
 
 /* ---- JSON ----------------------------------------------------------- */
 
 static void
-json_count (const char *name, const struct sb_host_counts *c, void *arg)
+json_counts (const struct sb_host_state *st)
 {
-  int *first = arg;
+  static struct sb_host_count_row rows[SB_HOST_MAX_COUNT_ROWS];
+  char entry[SB_ESCAPE_SIZE (SB_HOST_COMM_LEN) + 8];
+  int n = count_rows (st, rows);
 
-  printf ("%s{\"program\": ", *first ? "" : ", ");
-  sb_json_string (stdout, name);
-  printf (", \"tcp_bind\": %llu, \"tcp_connect\": %llu, \"unix\": %llu}",
-          (unsigned long long) c->tcp_bind,
-          (unsigned long long) c->tcp_connect,
-          (unsigned long long) c->unix_sndbuf);
-  *first = 0;
+  printf ("[");
+  for (int i = 0; i < n; i++) {
+    const struct sb_host_counts *c = &rows[i].counts;
+    printf ("%s{\"program\": ", i ? ", " : "");
+    sb_json_string (stdout, sb_host_entry_text (&rows[i].key.entry, entry,
+                                                sizeof entry));
+    if (rows[i].key.uid == SB_HOST_UID_OTHERS)
+      printf (", \"uid\": null");
+    else
+      printf (", \"uid\": %u", rows[i].key.uid);
+    printf (", \"tcp_bind\": %llu, \"tcp_connect\": %llu, \"unix\": %llu}",
+            (unsigned long long) c->tcp_bind,
+            (unsigned long long) c->tcp_connect,
+            (unsigned long long) c->unix_sndbuf);
+  }
+  printf ("]");
 }
 
 static void
@@ -191,7 +225,7 @@ static void
 print_json (const char *pin_dir, const struct sb_host_state *st,
             const struct sb_watch_state *ws)
 {
-  int with_unix = st->settings.sndbuf != 0, first = 1;
+  int with_unix = st->settings.sndbuf != 0;
 
   printf ("{\"on\": %s, \"whole\": %s, \"pin_dir\": ", st->on ? "true" : "false",
           whole (st, ws) ? "true" : "false");
@@ -215,9 +249,8 @@ print_json (const char *pin_dir, const struct sb_host_state *st,
             st->settings.wmem_max,
             with_unix && wmem_max_changed (&st->settings) ? "true" : "false");
     json_links (st);
-    printf (", \"tuned\": [");
-    sb_host_state_counts (st, json_count, &first);
-    printf ("]");
+    printf (", \"tuned\": ");
+    json_counts (st);
   }
   printf ("}\n");
 }
@@ -238,7 +271,7 @@ sb_host_status (const struct sb_host_options *o)
   }
   memset (&st, 0, sizeof st);
   memset (&ws, 0, sizeof ws);
-  st.tuned_fd = st.marks_fd = -1;
+  st.counts_fd = st.marks_fd = -1;
   if (r == 0) {
     sb_host_state_read (&pins, &st);
     sb_watch_state_read (&pins, SB_HOST_CURRENT, &ws);

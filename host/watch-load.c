@@ -88,7 +88,7 @@ sb_watch_fill_filter (struct sb_watch_instance *in,
   for (int i = 0; i < f->nprograms; i++) {
     sb_host_program_key (&f->programs[i], &key);
     if (bpf_map_update_elem (bpf_map__fd (in->skel->maps.programs), &key,
-                             &yes, BPF_ANY) != 0)
+                             &key, BPF_ANY) != 0)
       return -1;
   }
   for (int i = 0; i < f->nports; i++)

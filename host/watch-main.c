@@ -57,7 +57,7 @@ generation_close (struct generation *g)
   close_fd (&g->reuse.ports);
   close_fd (&g->reuse.counts);
   close_fd (&g->maps.marks);
-  close_fd (&g->maps.tuned);
+  close_fd (&g->maps.counts);
   close_fd (&g->cgroup_fd);
 }
 
@@ -95,7 +95,7 @@ read_generation (const struct sb_host_pins *p, struct generation *g,
   g->reuse.ports = get_pin (p, sb_host_map_pin[SB_HOST_MAP_PORTS]);
   g->reuse.counts = get_pin (p, SB_WATCH_PIN);
   g->maps.marks = get_pin (p, sb_host_map_pin[SB_HOST_MAP_MARKS]);
-  g->maps.tuned = get_pin (p, sb_host_map_pin[SB_HOST_MAP_TUNED]);
+  g->maps.counts = get_pin (p, sb_host_map_pin[SB_HOST_MAP_COUNTS]);
   g->maps.programs = g->reuse.programs;
   g->maps.ports = g->reuse.ports;
   if (g->reuse.counts < 0) {

@@ -140,7 +140,7 @@ run (int cgroup_fd, struct sb_watch_instance *in, struct sb_watch_selftest *r,
      char *why, size_t why_len)
 {
   struct sb_watch_maps m = { .watch_marks = sb_watch_marks_fd (in),
-                             .marks = -1, .tuned = -1, .programs = -1,
+                             .marks = -1, .counts = -1, .programs = -1,
                              .ports = -1 };
   static struct sb_watch_loop loop;
   int pipefd[2], procs_fd, status = -1;

@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 
 #include "cgroup-procs.h"
+#include "counts.h"
 #include "proc-sockets.h"
 #include "watch-budget.h"
 #include "watch.h"
@@ -42,24 +43,21 @@ is_tcp (int fd)
     int_option (fd, SOL_SOCKET, SO_PROTOCOL) == IPPROTO_TCP;
 }
 
-/* Count one socket of COMM in host mode's counts, as the kernel's TCP
- * hooks would: a listener (bound) or a connection made.
+/* Count one socket of COMM, a process of user UID, in host mode's
+ * counts, as the kernel's TCP hooks would: a listener (bound) or a
+ * connection made, in the row of the filter entry that took it.
  */
 static void
 count (const struct sb_watch_maps *m, const char comm[SB_HOST_COMM_LEN],
-       int listener)
+       uint32_t uid, int listener)
 {
-  struct sb_host_counts c;
+  struct sb_host_name_key entry;
 
-  if (m->tuned < 0)
+  if (m->counts < 0 ||
+      !sb_host_program_taken (&m->settings, m->programs, comm, &entry))
     return;
-  if (bpf_map_lookup_elem (m->tuned, comm, &c) != 0)
-    memset (&c, 0, sizeof c);
-  if (listener)
-    c.tcp_bind++;
-  else
-    c.tcp_connect++;
-  bpf_map_update_elem (m->tuned, comm, &c, BPF_ANY);
+  sb_host_count_add (m->counts, &entry, uid, listener ?
+                     SB_HOST_COUNT_TCP_BIND : SB_HOST_COUNT_TCP_CONNECT);
 }
 
 /* Record in the maps that COPY, a socket of the process named COMM, got
@@ -94,7 +92,7 @@ record (const struct sb_watch_maps *m, int copy,
  */
 static enum sb_watch_outcome
 set_nodelay (const struct sb_watch_maps *m, int copy,
-             const char comm[SB_HOST_COMM_LEN], int listener)
+             const char comm[SB_HOST_COMM_LEN], uint32_t uid, int listener)
 {
   int one = 1;
 
@@ -105,7 +103,7 @@ set_nodelay (const struct sb_watch_maps *m, int copy,
   if (setsockopt (copy, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) == -1)
     return SB_WATCH_ABSENT;
   record (m, copy, comm, listener);
-  count (m, comm, listener);
+  count (m, comm, uid, listener);
   return SB_WATCH_SET;
 }
 
@@ -145,7 +143,7 @@ match_cookie (void *arg, int fd, unsigned long long inode, int copy)
       cookie != s->e->cookie || !is_tcp (copy))
     return 0;
   /* A bound socket is reported before listen(): a listener to be. */
-  s->outcome = set_nodelay (s->m, copy, s->e->comm,
+  s->outcome = set_nodelay (s->m, copy, s->e->comm, s->e->uid,
                             s->e->kind == SB_WATCH_BOUND);
   return FOUND;
 }
@@ -195,6 +193,7 @@ local_or_remote_port_listed (const struct sb_watch_maps *m, int fd)
 struct every {
   const struct sb_watch_maps *m;
   const char *comm;
+  uint32_t uid;
   unsigned looked;
   struct sb_watch_budgets *bs;
   struct sb_watch_sweep_counts *c;
@@ -221,7 +220,7 @@ tune_one (void *arg, int fd, unsigned long long inode, int copy)
   if (ev->m->settings.filter == SB_HOST_FILTER_PORTS &&
       !local_or_remote_port_listed (ev->m, copy))
     return 0;
-  return set_nodelay (ev->m, copy, ev->comm, listener) == SB_WATCH_SET;
+  return set_nodelay (ev->m, copy, ev->comm, ev->uid, listener) == SB_WATCH_SET;
 }
 
 static int
@@ -270,6 +269,7 @@ tune_process (void *arg, pid_t pid, int pidfd, const char comm[SB_HOST_COMM_LEN]
     return;
   }
   ev->comm = comm;
+  ev->uid = (uint32_t) uid;
   ev->looked = 0;
   sb_walk_sockets (pid, pidfd, &w);
   sb_watch_budget_charge (ev->bs, (uint32_t) uid, ev->looked + 1, now);

@@ -29,7 +29,7 @@ extern uint64_t sb_watch_now_ns (void);
 struct sb_watch_maps {
   int watch_marks;              /* the watch programs' marks */
   int marks;                    /* host mode's marks (status PID) */
-  int tuned;                    /* host mode's counts per program */
+  int counts;                   /* host mode's counts */
   int programs;                 /* host mode's filter, for a sweep */
   int ports;
   struct sb_host_settings settings;
