@@ -135,15 +135,15 @@ clear_pid (int counts_fd)
 }
 
 /* Under the pins' lock: read the generation, check that no watcher runs
- * for it, load and attach the programs, and say who watches.
+ * for it, load and attach the programs, and say who watches.  Return 0,
+ * 1 when a watcher runs already (*OTHER), or -1 with WHY.
  */
 static int
 start (const struct sb_host_options *o, struct generation *g,
-       struct sb_watch_instance *in, char *why, size_t why_len)
+       struct sb_watch_instance *in, pid_t *other, char *why, size_t why_len)
 {
   struct sb_host_pins pins;
   int mounted, status = -1, running;
-  pid_t pid;
 
   if (sb_host_pins_open (o->pin_dir, 0, &mounted, &pins, why, why_len) != 0) {
     if (pins.fd == -1 && why[0] == '\0')
@@ -151,10 +151,10 @@ start (const struct sb_host_options *o, struct generation *g,
     return -1;
   }
   if (read_generation (&pins, g, why, why_len) == 0) {
-    running = sb_watch_find (g->reuse.counts, &pid);
+    running = sb_watch_find (g->reuse.counts, other);
     if (running >= 0) {
-      snprintf (why, why_len, "a watcher runs already (pid %d)", (int) pid);
       close (running);
+      status = 1;
     }
     else if (sb_watch_load (in, &g->reuse, why, why_len) == 0) {
       g->maps.watch_marks = sb_watch_marks_fd (in);
@@ -199,6 +199,7 @@ sb_host_watch (const struct sb_host_options *o)
   struct sb_watch_instance in;
   char why[PATH_MAX + 256], cgroup[SB_ESCAPE_SIZE (SB_HOST_CGROUP_PATH_LEN)];
   int stop_fd = stop_signals (), status = 1;
+  pid_t other;
   /* Static: its tables are some 20 KiB. */
   static struct sb_watch_loop loop;
 
@@ -207,10 +208,16 @@ sb_host_watch (const struct sb_host_options *o)
     sb_error ("watch: %s", strerror (errno));
     return 1;
   }
-  if (start (o, &g, &in, why, sizeof why) == -1) {
+  switch (start (o, &g, &in, &other, why, sizeof why)) {
+  case -1:
     sb_error ("watch: %s", why);
     generation_close (&g);
     return 1;
+  case 1:
+    /* Two enables at once: the other one's watcher does the work. */
+    printf ("watching: pid %d, already\n", (int) other);
+    generation_close (&g);
+    return 0;
   }
   sb_watch_loop_init (&loop, &g.maps, g.cgroup_fd, g.reuse.counts);
   sb_watch_sweep_now (&loop);
