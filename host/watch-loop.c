@@ -37,6 +37,7 @@ sb_watch_loop_init (struct sb_watch_loop *l, const struct sb_watch_maps *m,
     if (bpf_map_lookup_elem (counts_fd, &i, &l->counts[i]) != 0)
       l->counts[i] = 0;
   memcpy (l->published, l->counts, sizeof l->published);
+  l->leave_fd = -1;
   l->lost_seen = l->counts[SB_WATCH_COUNT_LOST] +
                  l->counts[SB_WATCH_COUNT_LIMITED];
 }
@@ -224,7 +225,7 @@ sb_watch_run (struct sb_watch_loop *l, int events_fd, int stop_fd,
               char *why, size_t why_len)
 {
   struct ring_buffer *rb = ring_buffer__new (events_fd, on_event, l, NULL);
-  struct pollfd p[2];
+  struct pollfd p[3];
   int status = -1, n;
 
   if (libbpf_get_error (rb) != 0) {
@@ -234,14 +235,16 @@ sb_watch_run (struct sb_watch_loop *l, int events_fd, int stop_fd,
   }
   p[0] = (struct pollfd) { .fd = ring_buffer__epoll_fd (rb), .events = POLLIN };
   p[1] = (struct pollfd) { .fd = stop_fd, .events = POLLIN };
+  /* A negative fd is left out by poll. */
+  p[2] = (struct pollfd) { .fd = l->leave_fd, .events = POLLIN };
   for (;;) {
     int timeout = sb_watch_due (l, sb_watch_now_ns ());
     sb_watch_publish (l);
-    if (poll (p, 2, timeout) == -1 && errno != EINTR) {
+    if (poll (p, 3, timeout) == -1 && errno != EINTR) {
       snprintf (why, why_len, "poll: %s", strerror (errno));
       break;
     }
-    if (p[1].revents != 0) {
+    if (p[1].revents != 0 || (p[2].revents != 0 && l->leave (l->leave_arg))) {
       status = 0;
       break;
     }

@@ -37,6 +37,12 @@ struct sb_watch_loop {
   uint64_t lost_seen;            /* events lost or dropped, when last seen */
   uint64_t sweep_due_ns;        /* 0: none due */
   uint64_t last_sweep_ns;
+  /* When LEAVE_FD is readable, LEAVE (LEAVE_ARG) says whether to stop:
+   * the watcher's generation may be gone.  LEAVE_FD -1: never.
+   */
+  int leave_fd;
+  int (*leave) (void *arg);
+  void *leave_arg;
 };
 
 /* Set L up for the maps M, the cgroup at CGROUP_FD and the counts array
@@ -65,8 +71,8 @@ extern void sb_watch_note_lost (struct sb_watch_loop *l, uint64_t now_ns);
 extern void sb_watch_publish (struct sb_watch_loop *l);
 
 /* Read the ring buffer at EVENTS_FD until STOP_FD (a signalfd, or a
- * pipe) is readable or closed.  Return 0, or -1 with WHY when the ring
- * buffer fails.
+ * pipe) is readable or closed, or L's leave hook says so.  Return 0, or
+ * -1 with WHY when the ring buffer fails.
  */
 extern int sb_watch_run (struct sb_watch_loop *l, int events_fd, int stop_fd,
                          char *why, size_t why_len);

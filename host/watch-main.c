@@ -7,9 +7,11 @@
  * SIGINT; its programs go with it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -171,6 +173,75 @@ start (const struct sb_host_options *o, struct generation *g,
   return status;
 }
 
+/* ---- leaving with the generation ---------------------------------------- */
+
+/* The watcher serves one generation: the one whose counts array it
+ * holds.  When the pin directory changes (enable replacing the
+ * generation, disable, the pins removed by hand, the file system
+ * unmounted), it looks whether that array is still the current one's,
+ * and leaves when it is not: its programs go with it, as host mode did.
+ */
+struct generation_watch {
+  const char *pin_dir;
+  __u32 counts_id;
+  int inotify_fd;
+};
+
+static __u32
+map_id (int fd)
+{
+  struct bpf_map_info info;
+  __u32 len = sizeof info;
+
+  memset (&info, 0, sizeof info);
+  return bpf_obj_get_info_by_fd (fd, &info, &len) == 0 ? info.id : 0;
+}
+
+static int
+generation_gone (void *arg)
+{
+  struct generation_watch *gw = arg;
+  char events[4096], path[PATH_MAX + 64];
+  int fd;
+
+  while (read (gw->inotify_fd, events, sizeof events) > 0)
+    ;
+  snprintf (path, sizeof path, "%s/%s/%s", gw->pin_dir, SB_HOST_CURRENT,
+            SB_WATCH_PIN);
+  fd = bpf_obj_get (path);
+  if (fd < 0)
+    return 1;
+  if (map_id (fd) != gw->counts_id) {
+    close (fd);
+    return 1;
+  }
+  close (fd);
+  return 0;
+}
+
+/* Watch the pin directory for L's leave hook; best effort (no inotify:
+ * enable and disable stop the watcher anyway).
+ */
+static void
+watch_generation (struct sb_watch_loop *l, struct generation_watch *gw,
+                  const char *pin_dir, int counts_fd)
+{
+  *gw = (struct generation_watch) { .pin_dir = pin_dir,
+                                    .counts_id = map_id (counts_fd) };
+  gw->inotify_fd = inotify_init1 (IN_NONBLOCK | IN_CLOEXEC);
+  if (gw->inotify_fd < 0)
+    return;
+  if (inotify_add_watch (gw->inotify_fd, pin_dir, IN_DELETE | IN_MOVED_FROM |
+                         IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) < 0) {
+    close (gw->inotify_fd);
+    gw->inotify_fd = -1;
+    return;
+  }
+  l->leave_fd = gw->inotify_fd;
+  l->leave = generation_gone;
+  l->leave_arg = gw;
+}
+
 /* SIGTERM and SIGINT as a descriptor the loop polls; nothing else stops
  * it (SIGPIPE: enable stops reading its output once it is ready).
  */
@@ -199,6 +270,7 @@ sb_host_watch (const struct sb_host_options *o)
   struct sb_watch_instance in;
   char why[PATH_MAX + 256], cgroup[SB_ESCAPE_SIZE (SB_HOST_CGROUP_PATH_LEN)];
   int stop_fd = stop_signals (), status = 1;
+  struct generation_watch gw = { .inotify_fd = -1 };
   pid_t other;
   /* Static: its tables are some 20 KiB. */
   static struct sb_watch_loop loop;
@@ -220,6 +292,7 @@ sb_host_watch (const struct sb_host_options *o)
     return 0;
   }
   sb_watch_loop_init (&loop, &g.maps, g.cgroup_fd, g.reuse.counts);
+  watch_generation (&loop, &gw, o->pin_dir, g.reuse.counts);
   sb_watch_sweep_now (&loop);
   sb_watch_publish (&loop);
   printf ("watching: pid %d, cgroup %s\n", (int) getpid (),
@@ -235,5 +308,7 @@ sb_host_watch (const struct sb_host_options *o)
   sb_watch_unload (&in);
   generation_close (&g);
   close (stop_fd);
+  if (gw.inotify_fd >= 0)
+    close (gw.inotify_fd);
   return status;
 }
