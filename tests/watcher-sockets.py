@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """TCP sockets for the watcher's tests (helpers-watcher.bash), on
-127.0.0.1: a listener, two clients connected to it, and the two sockets
+127.0.0.1 (::1 with -6 first): a listener, two clients connected to it, and the two sockets
 accepted from it, made and accepted at the moments the test chooses; then
 wait (bounded) until each has TCP_NODELAY, set from outside, and print
 what each has as one JSON object.
@@ -35,13 +35,17 @@ def wait_for_file(path):
 
 
 def main():
-    before = sys.argv[1] == "--before"
-    ready, go = sys.argv[2] if before else sys.argv[1], \
-        None if before else sys.argv[2]
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
+    args = sys.argv[1:]
+    family, loopback = socket.AF_INET, "127.0.0.1"
+    if args[0] == "-6":
+        family, loopback = socket.AF_INET6, "::1"
+        args = args[1:]
+    before = args[0] == "--before"
+    ready, go = args[1] if before else args[0], None if before else args[1]
+    listener = socket.socket(family)
+    listener.bind((loopback, 0))
     listener.listen(8)
-    clients = [socket.create_connection(listener.getsockname())
+    clients = [socket.create_connection(listener.getsockname()[:2])
                for _ in range(2)]
     accepted = [listener.accept()[0]]
     if before:
