@@ -5,13 +5,12 @@
  * socket's cookie, protocol and state) decide, and the one thing done
  * to it is what the process could do itself.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <sys/stat.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 
