@@ -20,6 +20,10 @@ print_text (const struct sb_host_options *o, const struct sb_host_plan *pl,
     return;
   }
   printf ("host mode can run here: the self-test passed\n");
+  if (pl->task_comm != 0)
+    printf ("  names: " SB_HOST_NAMES_PROCESS "\n");
+  else
+    printf ("  names: " SB_HOST_NAMES_THREAD ": %s\n", pl->names_why);
   if (pl->tcp_by_watcher)
     printf ("  tcp: TCP_NODELAY from the watcher (not from the kernel's "
             "bind and connect hooks: %s)\n", pl->tcp_why);
@@ -48,6 +52,16 @@ print_json (const struct sb_host_plan *pl, int status, const char *why)
   printf (", \"tcp_by\": ");
   if (status == 0)
     printf ("\"%s\"", pl->tcp_by_watcher ? "watcher" : "kernel");
+  else
+    printf ("null");
+  printf (", \"names\": ");
+  if (status == 0)
+    printf ("\"%s\"", pl->task_comm != 0 ? "process" : "thread");
+  else
+    printf ("null");
+  printf (", \"names_why\": ");
+  if (status == 0 && pl->task_comm == 0)
+    sb_json_string (stdout, pl->names_why);
   else
     printf ("null");
   printf (", \"unix\": ");

@@ -36,6 +36,8 @@ settings_of (const struct sb_host_options *o, const struct sb_host_plan *pl,
   s->sndbuf = pl->with_unix ? o->sndbuf : 0;
   s->sndbuf_granted = pl->with_unix ? (__u32) pl->unix_granted : 0;
   s->wmem_max = pl->wmem_max < 0 ? 0 : (__u32) pl->wmem_max;
+  s->task_group_leader = pl->task_group_leader;
+  s->task_comm = pl->task_comm;
   s->enabled_at = (__u64) time (NULL);
   s->cgroup_id = pl->cgroup_id;
   memcpy (s->cgroup, pl->cgroup, strlen (pl->cgroup));
@@ -63,7 +65,9 @@ same_as_current (const struct sb_host_state *st, const struct sb_host_options *o
          st->tcp_by_watcher == pl->tcp_by_watcher &&
          st->settings.cgroup_id == pl->cgroup_id &&
          st->settings.sndbuf == (pl->with_unix ? o->sndbuf : 0) &&
-         st->settings.sndbuf_granted == (pl->with_unix ? (__u32) pl->unix_granted : 0);
+         st->settings.sndbuf_granted == (pl->with_unix ? (__u32) pl->unix_granted : 0) &&
+         st->settings.task_group_leader == pl->task_group_leader &&
+         st->settings.task_comm == pl->task_comm;
 }
 
 /* Attach the loaded IN, pin it as the staging generation, then put that
@@ -158,6 +162,10 @@ report (const struct sb_host_options *o, const struct sb_host_plan *pl,
   printf ("host mode %s for cgroup %s%s\n", already ? "was on already" : "on",
           cgroup, o->cgroup == NULL ? " (the whole host)" : "");
   printf ("  filter: %s\n", sb_host_filter_text (&f, text, sizeof text));
+  if (pl->task_comm != 0)
+    printf ("  names: " SB_HOST_NAMES_PROCESS "\n");
+  else
+    printf ("  names: " SB_HOST_NAMES_THREAD ": %s\n", pl->names_why);
   if (pl->tcp_by_watcher)
     printf ("  tcp: TCP_NODELAY set by the watcher (pid %d) on the "
             "connections they make and on their listeners, which the "

@@ -40,13 +40,28 @@ current_settings (void)
   return bpf_map_lookup_elem (&settings, &zero);
 }
 
-/* The calling process's name, zero-padded: kernels before 6.5 or so
- * leave the bytes after the name's NUL as they were (strscpy without
- * padding), and the name is searched for and kept byte for byte.
+/* The calling process's name: its thread group leader's, as
+ * /proc/PID/comm shows it, read where the settings S say the kernel
+ * keeps it; the calling thread's when they do not say, or when the
+ * read fails.  QEMU names its threads ("nbd-connect"); the filter names
+ * programs.  Zero-padded: kernels before 6.5 or so leave the bytes after
+ * a name's NUL as they were, and the name is searched for and kept byte
+ * for byte.
  */
 static __always_inline int
-process_name (char comm[SB_HOST_COMM_LEN])
+process_name (const struct sb_host_settings *s, char comm[SB_HOST_COMM_LEN])
 {
+  const char *task = (const char *) bpf_get_current_task ();
+  const char *leader = 0;
+
+  __builtin_memset (comm, 0, SB_HOST_COMM_LEN);
+  if (s->task_comm != 0 &&
+      bpf_probe_read_kernel (&leader, sizeof leader,
+                             task + s->task_group_leader) == 0 &&
+      leader != 0 &&
+      bpf_probe_read_kernel_str (comm, SB_HOST_COMM_LEN,
+                                 leader + s->task_comm) > 1)
+    return 0;
   __builtin_memset (comm, 0, SB_HOST_COMM_LEN);
   return bpf_get_current_comm (comm, SB_HOST_COMM_LEN);
 }

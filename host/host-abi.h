@@ -33,7 +33,13 @@ struct sb_host_settings {
                                    left alone, so none is ever lowered */
   __u32 wmem_max;               /* net.core.wmem_max when enabled, which
                                    the grant was measured under */
-  __u32 unused;
+  __u32 task_group_leader;      /* where the running kernel keeps a
+                                   task's group_leader and comm (byte
+                                   offsets in struct task_struct, from its
+                                   BTF): the programs read the process's
+                                   name, its leader's, there; 0 for the
+                                   calling thread's name instead */
+  __u32 task_comm;
   __u64 first_bytes[4];         /* bit B: a name in "programs" starts with
                                    byte B (most names are refused on it,
                                    before the trie is searched) */

@@ -6,7 +6,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/capability.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -26,8 +28,10 @@
 #define SB_CGROUP_UNIX_CONNECT 49
 #define SB_CGROUP_UNIX_GETSOCKNAME 53
 
+/* CAP_PERFMON: the programs read the process's name from its task. */
 #define NO_RIGHTS "no right to load BPF programs here (%s): it takes " \
-  "CAP_BPF and CAP_NET_ADMIN, or CAP_SYS_ADMIN, which a container may not grant"
+  "CAP_BPF, CAP_NET_ADMIN and CAP_PERFMON, or CAP_SYS_ADMIN, which a " \
+  "container may not grant"
 
 const char *const sb_host_prog_pin[SB_HOST_NPROGS] = {
   "bind4", "bind6", "connect4", "connect6", "connect_unix",
@@ -91,6 +95,30 @@ sb_host_libbpf_messages (int verbose)
 {
   libbpf_verbose = verbose;
   libbpf_set_print (libbpf_message);
+}
+
+/* ---- rights --------------------------------------------------------- */
+
+static int
+has_capability (const struct __user_cap_data_struct d[2], int cap)
+{
+  return (d[cap / 32].effective >> (cap % 32)) & 1;
+}
+
+int
+sb_host_rights (char *why, size_t why_len)
+{
+  struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+  struct __user_cap_data_struct d[2];
+
+  memset (d, 0, sizeof d);
+  if (syscall (SYS_capget, &h, d) == 0 && !has_capability (d, CAP_SYS_ADMIN) &&
+      !(has_capability (d, CAP_BPF) && has_capability (d, CAP_NET_ADMIN) &&
+        has_capability (d, CAP_PERFMON))) {
+    snprintf (why, why_len, NO_RIGHTS, strerror (EPERM));
+    return -1;
+  }
+  return 0;
 }
 
 /* ---- the unix hooks ------------------------------------------------- */

@@ -51,6 +51,12 @@ struct sb_host_instance {
   int with_unix;
 };
 
+/* Whether this process may load the programs (its effective
+ * capabilities): 0, or -1 with WHY.  A kernel that cannot tell leaves
+ * the answer to the loading itself.
+ */
+extern int sb_host_rights (char *why, size_t why_len);
+
 /* Whether this kernel has the unix hooks: 1, 0 (WHY says what it
  * answered), or -1 when it refuses BPF altogether (WHY says why).
  */

@@ -9,6 +9,7 @@
 #include "load.h"
 #include "plan.h"
 #include "selftest.h"
+#include "taskname.h"
 #include "tuning.h"
 #include "watch-selftest.h"
 
@@ -88,6 +89,49 @@ judge_watcher (struct sb_host_plan *pl, const char *kernel_why, char *why,
   return -1;
 }
 
+/* The self-test of the kernel's programs, with the process's name read
+ * as PL says: 0 (R says what happened) or -1 with WHY.
+ */
+static int
+selftest (const struct sb_host_options *o, const struct sb_host_plan *pl,
+          int unix_ok, struct sb_host_selftest *r, char *why, size_t why_len)
+{
+  struct sb_host_settings base;
+
+  memset (&base, 0, sizeof base);
+  base.sndbuf = o->sndbuf;
+  base.task_group_leader = pl->task_group_leader;
+  base.task_comm = pl->task_comm;
+  return sb_host_selftest (pl->cgroup_fd, &base, unix_ok, r, why, why_len);
+}
+
+/* Where the programs read a process's name: its leader's, where the
+ * kernel's BTF says and the self-test's thread of another name is taken
+ * by it; the calling thread's otherwise (PL->names_why says why).  R is
+ * the self-test that counts, run again with the thread's names when the
+ * leader's failed it.
+ */
+static int
+choose_names (const struct sb_host_options *o, struct sb_host_plan *pl,
+              int unix_ok, struct sb_host_selftest *r, char *why, size_t why_len)
+{
+  char leader_why[512];
+  int status;
+
+  if (sb_host_task_offsets (SB_HOST_VMLINUX_BTF, &pl->task_group_leader,
+                            &pl->task_comm, pl->names_why,
+                            sizeof pl->names_why) == -1)
+    return selftest (o, pl, unix_ok, r, why, why_len);
+  status = selftest (o, pl, unix_ok, r, why, why_len);
+  if (status == -1 || judge_tcp (r, leader_why, sizeof leader_why) == 0)
+    return status;
+  snprintf (pl->names_why, sizeof pl->names_why, "read where the kernel's "
+            "BTF says, the self-test's process name did not take its "
+            "thread of another name (%s)", leader_why);
+  pl->task_group_leader = pl->task_comm = 0;
+  return selftest (o, pl, unix_ok, r, why, why_len);
+}
+
 /* The self-test decides what can be turned on. */
 static int
 check_kernel (const struct sb_host_options *o, struct sb_host_plan *pl,
@@ -97,6 +141,8 @@ check_kernel (const struct sb_host_options *o, struct sb_host_plan *pl,
   char tcp_why[512];
   int unix_ok = 0, kernel_tcp;
 
+  if (sb_host_rights (why, why_len) == -1)
+    return SB_HOST_PLAN_UNAVAILABLE;
   if (o->sndbuf != 0) {
     unix_ok = sb_host_probe_unix (pl->unix_why, sizeof pl->unix_why);
     if (unix_ok == -1) {
@@ -109,8 +155,7 @@ check_kernel (const struct sb_host_options *o, struct sb_host_plan *pl,
    * program may set TCP_NODELAY) the programs do not load together, and
    * the watcher is the TCP part; the unix hooks came later (6.7).
    */
-  if (sb_host_selftest (pl->cgroup_fd, o->sndbuf, unix_ok, &r, tcp_why,
-                        sizeof tcp_why) == -1) {
+  if (choose_names (o, pl, unix_ok, &r, tcp_why, sizeof tcp_why) == -1) {
     kernel_tcp = 0;
     if (unix_ok)
       snprintf (pl->unix_why, sizeof pl->unix_why, "not tried: the kernel "

@@ -23,6 +23,9 @@ struct sb_host_plan {
   char unix_why[512];           /* why not, when they are wanted */
   int unix_granted;             /* SO_SNDBUF the self-test's socket got */
   long wmem_max;                /* net.core.wmem_max it got it under */
+  uint32_t task_group_leader;   /* where the programs read a process's */
+  uint32_t task_comm;           /* name (sb_host_settings); 0: the thread's */
+  char names_why[1024];         /* why the thread's name, then */
 };
 
 /* How sb_host_plan_make failed. */
@@ -38,6 +41,17 @@ extern int sb_host_plan_make (const struct sb_host_options *o,
                               struct sb_host_plan *pl,
                               char *why, size_t why_len);
 extern void sb_host_plan_close (struct sb_host_plan *pl);
+
+/* How the programs tell which program a process is: its own name, or,
+ * where they cannot read it, the name of the thread that makes the call
+ * (NAMES_WHY says why).
+ */
+#define SB_HOST_NAMES_PROCESS "a process is taken by its own name (its " \
+  "main thread's, as /proc/PID/comm shows it), whatever its threads are " \
+  "called"
+#define SB_HOST_NAMES_THREAD "a process is taken by the name of the " \
+  "thread that binds or connects, not its own (a thread of QEMU named " \
+  "nbd-connect is not taken)"
 
 /* The line that follows "host mode cannot run here": what works
  * without it.

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <net/if.h>
+#include <pthread.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sched.h>
@@ -117,22 +118,77 @@ unix_check (struct sb_host_selftest *r)
   return 0;
 }
 
-void
-sb_host_selftest_child (int procs_fd, int report_fd, int with_unix)
-{
+struct checks {
   struct sb_host_selftest r;
+  int with_unix;
+};
 
-  memset (&r, 0, sizeof r);
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
+static void *
+connections (void *arg)
+{
+  struct checks *c = arg;
+
+  if (tcp_check (&c->r) == 0 && c->with_unix)
+    unix_check (&c->r);
+  return NULL;
+}
+
+/* The connections from a thread of another name than the process's: the
+ * programs must take the process by its own name (its leader's).
+ */
+static void *
+connections_of_thread (void *arg)
+{
+  struct checks *c = arg;
+
+  if (prctl (PR_SET_NAME, SB_HOST_SELFTEST_THREAD) == -1)
+    fail (&c->r, "naming the self-test's thread");
+  else
+    connections (c);
+  return NULL;
+}
+
+static int
+in_thread (struct checks *c)
+{
+  pthread_t thread;
+  int err = pthread_create (&thread, NULL, connections_of_thread, c);
+
+  if (err != 0) {
+    errno = err;
+    return fail (&c->r, "starting the self-test's thread");
+  }
+  pthread_join (thread, NULL);
+  return 0;
+}
+
+/* Join the cgroup, take the name, make a private network. */
+static int
+set_up (int procs_fd, struct sb_host_selftest *r)
+{
   if (write (procs_fd, "0", 1) != 1)
-    fail (&r, "joining the self-test's cgroup");
-  else if (prctl (PR_SET_NAME, SB_HOST_SELFTEST_NAME) == -1)
-    fail (&r, "naming the self-test process");
-  else if (unshare (CLONE_NEWNET) == -1)
-    fail (&r, "making a private network namespace");
-  else if (loopback_up (&r) == 0 && tcp_check (&r) == 0 && with_unix)
-    unix_check (&r);
-  if (write (report_fd, &r, sizeof r) != (ssize_t) sizeof r)
+    return fail (r, "joining the self-test's cgroup");
+  if (prctl (PR_SET_NAME, SB_HOST_SELFTEST_NAME) == -1)
+    return fail (r, "naming the self-test process");
+  if (unshare (CLONE_NEWNET) == -1)
+    return fail (r, "making a private network namespace");
+  return loopback_up (r);
+}
+
+void
+sb_host_selftest_child (int procs_fd, int report_fd, int with_unix,
+                        int by_thread)
+{
+  struct checks c = { .with_unix = with_unix };
+
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+  if (set_up (procs_fd, &c.r) == 0) {
+    if (by_thread)
+      in_thread (&c);
+    else
+      connections (&c);
+  }
+  if (write (report_fd, &c.r, sizeof c.r) != (ssize_t) sizeof c.r)
     _exit (1);
   _exit (0);
 }

@@ -23,11 +23,12 @@
 #define SELFTEST_CGROUP "sockboost-selftest."
 
 /* Fork the self-test's process into the cgroup open at CGROUP_FD and
- * read its report into R.
+ * read its report into R; BY_THREAD: its connections are made by a
+ * thread of another name.
  */
 static int
-run_child (int cgroup_fd, int with_unix, struct sb_host_selftest *r,
-           char *why, size_t why_len)
+run_child (int cgroup_fd, int with_unix, int by_thread,
+           struct sb_host_selftest *r, char *why, size_t why_len)
 {
   struct pollfd pfd = { .events = POLLIN };
   int pipefd[2], procs_fd, status = -1;
@@ -42,7 +43,7 @@ run_child (int cgroup_fd, int with_unix, struct sb_host_selftest *r,
   }
   pid = fork ();
   if (pid == 0)
-    sb_host_selftest_child (procs_fd, pipefd[1], with_unix);
+    sb_host_selftest_child (procs_fd, pipefd[1], with_unix, by_thread);
   close (pipefd[1]);
   close (procs_fd);
   pfd.fd = pipefd[0];
@@ -78,15 +79,18 @@ read_counts (const struct sb_host_instance *in,
 }
 
 int
-sb_host_selftest (int parent_fd, uint32_t sndbuf, int with_unix,
-                  struct sb_host_selftest *r, char *why, size_t why_len)
+sb_host_selftest (int parent_fd, const struct sb_host_settings *base,
+                  int with_unix, struct sb_host_selftest *r,
+                  char *why, size_t why_len)
 {
   /* Its sockets are new: every one below the most a request can get
    * is raised, and what it gets is the grant that enable measures.
    */
   struct sb_host_settings s = { .filter = SB_HOST_FILTER_PROGRAMS,
-                                .sndbuf = sndbuf,
-                                .sndbuf_granted = 2 * sndbuf };
+                                .sndbuf = base->sndbuf,
+                                .sndbuf_granted = 2 * base->sndbuf,
+                                .task_group_leader = base->task_group_leader,
+                                .task_comm = base->task_comm };
   struct sb_host_filter_spec f;
   struct sb_host_instance in;
   char name[64];
@@ -104,7 +108,8 @@ sb_host_selftest (int parent_fd, uint32_t sndbuf, int with_unix,
     snprintf (why, why_len, "cannot make the self-test's cgroup: %s",
               strerror (errno));
   else if (sb_host_attach (&in, cgroup_fd, why, why_len) == 0 &&
-           run_child (cgroup_fd, with_unix, r, why, why_len) == 0) {
+           run_child (cgroup_fd, with_unix, s.task_comm != 0, r, why,
+                      why_len) == 0) {
     read_counts (&in, &f, &r->counts);
     status = 0;
   }

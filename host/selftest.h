@@ -12,8 +12,12 @@
 
 #include "host-abi.h"
 
-/* The self-test process's name, which its copy of the programs names. */
+/* The self-test process's name, which its copy of the programs names,
+ * and the name of its thread that makes the connections when the
+ * programs read the process's name (its leader's), not the thread's.
+ */
 #define SB_HOST_SELFTEST_NAME "sockboost-test"
+#define SB_HOST_SELFTEST_THREAD "sockboost-thr"
 
 struct sb_host_selftest {
   int tcp_nodelay[2];           /* TCP_NODELAY of the client, the server */
@@ -24,12 +28,13 @@ struct sb_host_selftest {
 };
 
 /* Run the self-test under the cgroup open at PARENT_FD: TCP, and the
- * unix hooks with the request SNDBUF when WITH_UNIX.  Return 0 when it
- * ran (R says what happened), or -1 with WHY when the programs could not
- * even be loaded or attached.
+ * unix hooks with the request BASE->sndbuf when WITH_UNIX, the process's
+ * name read as BASE->task_* say.  Return 0 when it ran (R says what
+ * happened), or -1 with WHY when the programs could not even be loaded
+ * or attached.
  */
-extern int sb_host_selftest (int parent_fd, uint32_t sndbuf, int with_unix,
-                             struct sb_host_selftest *r,
+extern int sb_host_selftest (int parent_fd, const struct sb_host_settings *base,
+                             int with_unix, struct sb_host_selftest *r,
                              char *why, size_t why_len);
 
 #endif /* SOCKBOOST_HOST_SELFTEST_H */

@@ -120,7 +120,7 @@ tune_tcp (struct bpf_sock_addr *ctx, int is_bind)
   if (s == NULL || sk == NULL || ctx->type != SOCK_STREAM ||
       ctx->protocol != IPPROTO_TCP)
     return 1;
-  if (process_name (comm) != 0 ||
+  if (process_name (s, comm) != 0 ||
       !taken (s, comm, bpf_ntohs ((__u16) ctx->user_port), &entry))
     return 1;
   if (bpf_setsockopt (ctx, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0)
@@ -195,7 +195,7 @@ tune_unix (struct bpf_sock_addr *ctx)
   if (s == NULL || s->sndbuf == 0 || sk == NULL || ctx->type != SOCK_STREAM ||
       sk->state == SB_TCP_LISTEN || s->filter == SB_HOST_FILTER_PORTS)
     return 1;
-  if (process_name (comm) != 0 || !taken (s, comm, 0, &entry))
+  if (process_name (s, comm) != 0 || !taken (s, comm, 0, &entry))
     return 1;
   request = (int) s->sndbuf;
   before = unix_sndbuf (ctx);

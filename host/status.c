@@ -13,6 +13,7 @@
 #include "escape.h"
 #include "host.h"
 #include "json.h"
+#include "plan.h"
 #include "report.h"
 #include "state.h"
 #include "tuning.h"
@@ -136,6 +137,8 @@ print_text (const struct sb_host_pins *p, const struct sb_host_state *st,
           sb_escape_str (cgroup, sizeof cgroup, st->settings.cgroup),
           whole_host (&st->settings) ? " (the whole host)" : "");
   printf ("filter: %s\n", sb_host_filter_text (&st->filter, text, sizeof text));
+  printf ("names: %s\n", st->settings.task_comm != 0 ? SB_HOST_NAMES_PROCESS :
+          SB_HOST_NAMES_THREAD " ('sockboost host check' says why)");
   if (ws->present)
     sb_watch_status_text (ws);
   else
@@ -239,6 +242,8 @@ print_json (const char *pin_dir, const struct sb_host_state *st,
             (unsigned long long) st->settings.cgroup_id,
             whole_host (&st->settings) ? "true" : "false");
     json_filter (&st->filter);
+    printf (", \"names\": \"%s\"",
+            st->settings.task_comm != 0 ? "process" : "thread");
     printf (", \"tcp_nodelay\": %s, \"tcp_by\": \"%s\", \"watcher\": ",
             !ws->present || ws->running ? "true" : "false",
             ws->present ? "watcher" : "kernel");

@@ -6,11 +6,13 @@ one JSON object: the TCP client's and accepted socket's TCP_NODELAY, the
 unix client's and accepted socket's SO_SNDBUF (the server asks for its
 socket's name, as QEMU does), and a new unix socket's SO_SNDBUF.
 
-  host-sockopts.py [--name NAME] [--force-sndbuf BYTES]
+  host-sockopts.py [--name NAME] [--thread-name NAME] [--force-sndbuf BYTES]
 
 --name: the process's name (prctl PR_SET_NAME) before any socket is
 made, so that host mode's program filter can be tried on a program
-that is NBD or not by name alone.  --force-sndbuf: the unix client's
+that is NBD or not by name alone.  --thread-name: the sockets are made
+by a thread of the process, of that name, as QEMU's NBD client connects
+from its thread "nbd-connect".  --force-sndbuf: the unix client's
 send buffer set with SO_SNDBUFFORCE (root) before it connects, as a
 program that sized it itself would; unix_before is then what it got."""
 
@@ -18,6 +20,7 @@ import argparse
 import json
 import os
 import socket
+import threading
 
 from procname import set_name
 
@@ -38,13 +41,9 @@ def self_connected(family, address, force=None):
     return listener, client, server, before
 
 
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--name")
-    p.add_argument("--force-sndbuf", type=int)
-    args = p.parse_args()
-    if args.name:
-        set_name(args.name)
+def report(args, thread_name):
+    if thread_name:
+        set_name(thread_name)
     _, tc, ts, _ = self_connected(socket.AF_INET, ("127.0.0.1", 0))
     _, uc, us, before = self_connected(
         socket.AF_UNIX, "\0sockboost-test-sockopts.%d" % os.getpid(),
@@ -57,6 +56,22 @@ def main():
         "unix_sndbuf": [s.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
                         for s in (uc, us)],
     }))
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--name")
+    p.add_argument("--thread-name")
+    p.add_argument("--force-sndbuf", type=int)
+    args = p.parse_args()
+    if args.name:
+        set_name(args.name)
+    if args.thread_name:
+        thread = threading.Thread(target=report, args=(args, args.thread_name))
+        thread.start()
+        thread.join()
+    else:
+        report(args, None)
 
 
 if __name__ == "__main__":

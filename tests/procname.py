@@ -2,7 +2,7 @@
 """A test process's name as the kernel keeps it, for host mode's
 program filter, which goes by name: set_name("qemu-nbd") renames the
 calling thread (prctl PR_SET_NAME), which is the process's name when
-called from its only thread."""
+called from its main thread (the thread group leader)."""
 
 import ctypes
 
