@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -64,30 +65,44 @@ alive (int pidfd)
   return syscall (SYS_pidfd_send_signal, pidfd, 0, NULL, 0) == 0;
 }
 
-struct walk {
-  const struct sb_host_settings *s;
-  int programs_fd;
-  sb_host_process_fn *fn;
-  void *arg;
-};
-
-static void
-visit (const struct walk *w, pid_t pid)
+int
+sb_host_take_process (pid_t pid, const struct sb_host_settings *s,
+                      int programs_fd, sb_host_process_fn *fn, void *arg)
 {
   struct sb_host_name_key entry;
   char comm[SB_HOST_COMM_LEN];
-  int pidfd = sb_pidfd_open (pid);
+  int pidfd = sb_pidfd_open (pid), taken = 0;
 
   if (pidfd == -1)
-    return;
+    return 0;
   if (read_comm (pid, comm) == 0 && alive (pidfd) &&
-      sb_host_program_taken (w->s, w->programs_fd, comm, &entry))
-    w->fn (w->arg, pid, pidfd, comm);
+      sb_host_program_taken (s, programs_fd, comm, &entry)) {
+    fn (arg, pid, pidfd, comm);
+    taken = 1;
+  }
   close (pidfd);
+  return taken;
+}
+
+struct walk {
+  struct sb_host_proc *procs;
+  size_t n, max;
+};
+
+static void
+add (struct walk *w, pid_t pid)
+{
+  char path[32];
+  struct stat st;
+
+  snprintf (path, sizeof path, "/proc/%d", (int) pid);
+  if (w->n < w->max && stat (path, &st) == 0)
+    w->procs[w->n++] = (struct sb_host_proc) { .pid = pid,
+                                               .uid = (uint32_t) st.st_uid };
 }
 
 static void
-walk (const struct walk *w, int dir_fd, int depth)
+walk (struct walk *w, int dir_fd, int depth)
 {
   int procs = openat (dir_fd, "cgroup.procs", O_RDONLY | O_CLOEXEC), fd;
   struct dirent *e;
@@ -98,11 +113,11 @@ walk (const struct walk *w, int dir_fd, int depth)
   if (procs >= 0 && (f = fdopen (procs, "re")) != NULL) {
     while (fscanf (f, "%ld", &pid) == 1)
       if (pid > 0)
-        visit (w, (pid_t) pid);
+        add (w, (pid_t) pid);
     fclose (f);
   } else if (procs >= 0)
     close (procs);
-  if (depth == MAX_DEPTH || (fd = dup (dir_fd)) == -1)
+  if (depth == MAX_DEPTH || w->n == w->max || (fd = dup (dir_fd)) == -1)
     return;
   if ((d = fdopendir (fd)) == NULL) {
     close (fd);
@@ -122,11 +137,11 @@ walk (const struct walk *w, int dir_fd, int depth)
   closedir (d);
 }
 
-void
-sb_host_each_taken_process (int cgroup_fd, const struct sb_host_settings *s,
-                            int programs_fd, sb_host_process_fn *fn, void *arg)
+size_t
+sb_host_cgroup_procs (int cgroup_fd, struct sb_host_proc *procs, size_t max)
 {
-  struct walk w = { .s = s, .programs_fd = programs_fd, .fn = fn, .arg = arg };
+  struct walk w = { .procs = procs, .max = max };
 
   walk (&w, cgroup_fd, 0);
+  return w.n;
 }

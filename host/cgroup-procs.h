@@ -9,6 +9,8 @@
 #ifndef SOCKBOOST_HOST_CGROUP_PROCS_H
 #define SOCKBOOST_HOST_CGROUP_PROCS_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "host-abi.h"
@@ -22,17 +24,28 @@ extern int sb_host_program_taken (const struct sb_host_settings *s,
                                   const char comm[SB_HOST_COMM_LEN],
                                   struct sb_host_name_key *entry);
 
-/* Call FN (ARG, PID, PIDFD, COMM) for each process of the cgroup open at
- * CGROUP_FD and of its descendants (to a bounded depth) whose name the
- * filter takes, PIDFD naming it and COMM its name, read while it was
- * alive.  Best effort: a process that goes away or may not be looked at
- * is skipped.
+/* A process of a cgroup, and the user it runs as (its /proc
+ * directory's owner).
+ */
+struct sb_host_proc {
+  pid_t pid;
+  uint32_t uid;
+};
+
+/* The processes of the cgroup open at CGROUP_FD and of its descendants
+ * (to a bounded depth): at most MAX into PROCS; return how many.
+ */
+extern size_t sb_host_cgroup_procs (int cgroup_fd, struct sb_host_proc *procs,
+                                    size_t max);
+
+/* If the filter takes process PID, call FN (ARG, PID, PIDFD, COMM) with
+ * PIDFD naming it and COMM its name, read while it was alive, and
+ * return 1; else 0 (also when it went away or may not be looked at).
  */
 typedef void sb_host_process_fn (void *arg, pid_t pid, int pidfd,
                                  const char comm[SB_HOST_COMM_LEN]);
-extern void sb_host_each_taken_process (int cgroup_fd,
-                                        const struct sb_host_settings *s,
-                                        int programs_fd,
-                                        sb_host_process_fn *fn, void *arg);
+extern int sb_host_take_process (pid_t pid, const struct sb_host_settings *s,
+                                 int programs_fd, sb_host_process_fn *fn,
+                                 void *arg);
 
 #endif /* SOCKBOOST_HOST_CGROUP_PROCS_H */

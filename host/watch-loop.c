@@ -13,8 +13,11 @@
 /* The first wait before a socket is looked for again, and the longest. */
 #define FIRST_DELAY_MS 1
 #define LONGEST_DELAY_MS 256
-/* Sweeps after lost events: at most one a second. */
+/* Sweeps after lost events: at most one a second; a sweep's processes
+ * whose users had no time left are tried again this much later.
+ */
 #define SWEEP_EVERY_NS 1000000000ull
+#define SWEEP_WAIT_NS 100000000ull
 
 uint64_t
 sb_watch_now_ns (void)
@@ -158,16 +161,47 @@ retry (struct sb_watch_loop *l, size_t i, uint64_t now_ns)
   return 0;
 }
 
+/* Go through the sweep's waiting processes whose users have time left;
+ * the others wait for the next pass.
+ */
+static void
+sweep_pass (struct sb_watch_loop *l, uint64_t now_ns)
+{
+  for (size_t i = l->sweep_next; i < l->sweep_n; i++) {
+    struct sb_host_proc p = l->sweep[i];
+    unsigned looked = 0;
+
+    if (!sb_watch_budget_left (&l->budgets, p.uid, now_ns))
+      continue;
+    l->counts[SB_WATCH_COUNT_SWEPT] +=
+      sb_watch_tune_process (l->m, p.pid, p.uid, &looked);
+    sb_watch_budget_charge (&l->budgets, p.uid, looked + 1, now_ns);
+    l->sweep[i] = l->sweep[l->sweep_next];
+    l->sweep[l->sweep_next++] = p;
+  }
+  if (l->sweep_next < l->sweep_n)
+    l->sweep_due_ns = now_ns + SWEEP_WAIT_NS;
+  else if (l->sweep_again) {
+    l->sweep_again = 0;
+    l->sweep_due_ns = l->last_sweep_ns + SWEEP_EVERY_NS;
+  }
+  else
+    l->sweep_due_ns = 0;
+}
+
 void
 sb_watch_sweep_now (struct sb_watch_loop *l)
 {
-  struct sb_watch_sweep_counts c = { 0, 0 };
+  uint64_t now = sb_watch_now_ns ();
 
-  sb_watch_sweep (l->m, l->cgroup_fd, &l->budgets, &c);
-  l->counts[SB_WATCH_COUNT_SWEPT] += c.set;
-  l->counts[SB_WATCH_COUNT_THROTTLED] += c.throttled;
-  l->last_sweep_ns = sb_watch_now_ns ();
-  l->sweep_due_ns = 0;
+  if (l->sweep_next < l->sweep_n) {
+    l->sweep_again = 1;
+    return;
+  }
+  l->sweep_n = sb_host_cgroup_procs (l->cgroup_fd, l->sweep, SB_WATCH_MAX_SWEPT);
+  l->sweep_next = 0;
+  l->last_sweep_ns = now;
+  sweep_pass (l, now);
 }
 
 void
@@ -181,7 +215,9 @@ sb_watch_note_lost (struct sb_watch_loop *l, uint64_t now_ns)
       lost + limited == l->lost_seen)
     return;
   l->lost_seen = lost + limited;
-  if (l->sweep_due_ns == 0)
+  if (l->sweep_next < l->sweep_n)
+    l->sweep_again = 1;
+  else if (l->sweep_due_ns == 0)
     l->sweep_due_ns = l->last_sweep_ns + SWEEP_EVERY_NS > now_ns ?
       l->last_sweep_ns + SWEEP_EVERY_NS : now_ns;
 }
@@ -194,8 +230,12 @@ sb_watch_due (struct sb_watch_loop *l, uint64_t now_ns)
   for (size_t i = 0; i < l->npending; )
     if (l->pending[i].next_ns > now_ns || retry (l, i, now_ns) == 0)
       i++;
-  if (l->sweep_due_ns != 0 && l->sweep_due_ns <= now_ns)
-    sb_watch_sweep_now (l);
+  if (l->sweep_due_ns != 0 && l->sweep_due_ns <= now_ns) {
+    if (l->sweep_next < l->sweep_n)
+      sweep_pass (l, now_ns);
+    else
+      sb_watch_sweep_now (l);
+  }
   for (size_t i = 0; i < l->npending; i++)
     if (l->pending[i].next_ns < next)
       next = l->pending[i].next_ns;

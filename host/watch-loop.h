@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cgroup-procs.h"
 #include "watch-budget.h"
 #include "watch.h"
 
@@ -18,6 +19,8 @@
 #define SB_WATCH_MAX_PENDING 256
 /* How long a socket is looked for after its event. */
 #define SB_WATCH_PENDING_MS 5000
+/* The processes one sweep goes through, at most. */
+#define SB_WATCH_MAX_SWEPT 65536
 
 struct sb_watch_pending {
   struct sb_watch_event e;
@@ -35,6 +38,12 @@ struct sb_watch_loop {
   size_t npending;
   struct sb_watch_budgets budgets;
   uint64_t lost_seen;            /* events lost or dropped, when last seen */
+  /* A sweep goes through the cgroup's processes as their users' budgets
+   * allow: those before SWEEP_NEXT are done, the others wait.
+   */
+  struct sb_host_proc sweep[SB_WATCH_MAX_SWEPT];
+  size_t sweep_n, sweep_next;
+  int sweep_again;              /* another is asked for meanwhile */
   uint64_t sweep_due_ns;        /* 0: none due */
   uint64_t last_sweep_ns;
   /* When LEAVE_FD is readable, LEAVE (LEAVE_ARG) says whether to stop:
@@ -61,7 +70,9 @@ extern void sb_watch_handle (struct sb_watch_loop *l,
  */
 extern int sb_watch_due (struct sb_watch_loop *l, uint64_t now_ns);
 
-/* Sweep the cgroup now. */
+/* Sweep the cgroup now: the processes whose users have time left at
+ * once, the others as it comes (sb_watch_due).
+ */
 extern void sb_watch_sweep_now (struct sb_watch_loop *l);
 
 /* Note the events the programs lost; a sweep follows. */

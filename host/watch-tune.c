@@ -7,17 +7,14 @@
  */
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 
 #include "cgroup-procs.h"
 #include "counts.h"
 #include "proc-sockets.h"
-#include "watch-budget.h"
 #include "watch.h"
 
 #ifndef SO_COOKIE
@@ -165,7 +162,7 @@ sb_watch_tune (const struct sb_watch_maps *m, const struct sb_watch_event *e,
   return s.outcome;
 }
 
-/* ---- the sweep: every socket of the processes the filter takes ------ */
+/* ---- a sweep: every socket of a process the filter takes ----------- */
 
 static int
 local_or_remote_port_listed (const struct sb_watch_maps *m, int fd)
@@ -194,8 +191,7 @@ struct every {
   const char *comm;
   uint32_t uid;
   unsigned looked;
-  struct sb_watch_budgets *bs;
-  struct sb_watch_sweep_counts *c;
+  unsigned set;
 };
 
 static int
@@ -237,19 +233,8 @@ tune_taken (void *arg, int fd, unsigned long long inode, int copy)
 {
   struct every *ev = arg;
 
-  ev->c->set += (uint64_t) tune_one (arg, fd, inode, copy);
+  ev->set += (unsigned) tune_one (arg, fd, inode, copy);
   return 0;
-}
-
-/* The uid that owns process PID (its /proc directory's), or -1. */
-static long long
-owner (pid_t pid)
-{
-  char path[32];
-  struct stat st;
-
-  snprintf (path, sizeof path, "/proc/%d", (int) pid);
-  return stat (path, &st) == 0 ? (long long) st.st_uid : -1;
 }
 
 static void
@@ -258,28 +243,18 @@ tune_process (void *arg, pid_t pid, int pidfd, const char comm[SB_HOST_COMM_LEN]
   struct every *ev = arg;
   struct sb_socket_walk w = { .listed = count_sweep_look, .taken = tune_taken,
                               .arg = ev };
-  long long uid = owner (pid);
-  uint64_t now = sb_watch_now_ns ();
 
-  if (uid < 0)
-    return;
-  if (!sb_watch_budget_left (ev->bs, (uint32_t) uid, now)) {
-    ev->c->throttled++;
-    return;
-  }
   ev->comm = comm;
-  ev->uid = (uint32_t) uid;
-  ev->looked = 0;
   sb_walk_sockets (pid, pidfd, &w);
-  sb_watch_budget_charge (ev->bs, (uint32_t) uid, ev->looked + 1, now);
 }
 
-void
-sb_watch_sweep (const struct sb_watch_maps *m, int cgroup_fd,
-                struct sb_watch_budgets *bs, struct sb_watch_sweep_counts *c)
+unsigned
+sb_watch_tune_process (const struct sb_watch_maps *m, pid_t pid, uint32_t uid,
+                       unsigned *looked)
 {
-  struct every ev = { .m = m, .bs = bs, .c = c };
+  struct every ev = { .m = m, .uid = uid };
 
-  sb_host_each_taken_process (cgroup_fd, &m->settings, m->programs,
-                              tune_process, &ev);
+  sb_host_take_process (pid, &m->settings, m->programs, tune_process, &ev);
+  *looked += ev.looked;
+  return ev.set;
 }

@@ -58,18 +58,13 @@ extern enum sb_watch_outcome sb_watch_tune (const struct sb_watch_maps *m,
                                             const struct sb_watch_event *e,
                                             unsigned *looked);
 
-/* Tune what no event reported: the sockets of the processes of the
- * cgroup open at CGROUP_FD (and its descendants) that the filter takes,
- * each process charged to its owner's budget in BS (a process whose
- * owner has none left is passed by); count in C.
+/* Tune what no event reported: the TCP sockets, listening or connected,
+ * of process PID of user UID, if the filter in M takes it (the first
+ * SB_WATCH_MAX_LOOKS sockets).  Return how many got TCP_NODELAY; *LOOKED
+ * counts the sockets looked at.
  */
-struct sb_watch_budgets;
-struct sb_watch_sweep_counts {
-  uint64_t set;                 /* sockets given TCP_NODELAY */
-  uint64_t throttled;           /* processes passed by */
-};
-extern void sb_watch_sweep (const struct sb_watch_maps *m, int cgroup_fd,
-                            struct sb_watch_budgets *bs,
-                            struct sb_watch_sweep_counts *c);
+extern unsigned sb_watch_tune_process (const struct sb_watch_maps *m,
+                                       pid_t pid, uint32_t uid,
+                                       unsigned *looked);
 
 #endif /* SOCKBOOST_HOST_WATCH_H */

@@ -9,6 +9,8 @@
 #   hw_watcher_count NAME    one of the watcher's counts in status --json
 #   hw_sockets ARG...        tests/watcher-sockets.py ARG... in the test's
 #                            cgroup (its sockets and what it waits for)
+#   hw_sockets_py SCRIPT ARG...
+#                            tests/SCRIPT ARG... there, the same way
 
 hw_enable () {
   local pid
@@ -29,5 +31,11 @@ hw_watcher_count () {
 }
 
 hw_sockets () {
-  "${HM_IN_CGROUP[@]}" "$HM_CGROUP" python3 "$BATS_TEST_DIRNAME/watcher-sockets.py" "$@"
+  hw_sockets_py watcher-sockets.py "$@"
+}
+
+hw_sockets_py () {
+  local script=$1
+  shift
+  "${HM_IN_CGROUP[@]}" "$HM_CGROUP" python3 "$BATS_TEST_DIRNAME/$script" "$@"
 }
