@@ -77,13 +77,30 @@ judge_watcher (struct sb_host_plan *pl, const char *kernel_why, char *why,
                size_t why_len)
 {
   struct sb_watch_selftest w;
+  struct sb_host_settings base;
   char watch_why[512];
+  int tries = pl->task_comm != 0 ? 2 : 1;
 
   snprintf (pl->tcp_why, sizeof pl->tcp_why, "%s", kernel_why);
-  if (sb_watch_selftest (pl->cgroup_fd, &w, watch_why, sizeof watch_why) == 0 &&
-      sb_watch_selftest_passed (&w, watch_why, sizeof watch_why)) {
-    pl->tcp_by_watcher = 1;
-    return 0;
+  /* With the leader's name where the kernel's BTF says (a thread of
+   * another name makes the sockets), then with the calling thread's.
+   */
+  for (int i = 0; i < tries; i++) {
+    memset (&base, 0, sizeof base);
+    base.task_group_leader = pl->task_group_leader;
+    base.task_comm = pl->task_comm;
+    if (sb_watch_selftest (pl->cgroup_fd, &base, &w, watch_why,
+                           sizeof watch_why) == 0 &&
+        sb_watch_selftest_passed (&w, watch_why, sizeof watch_why)) {
+      pl->tcp_by_watcher = 1;
+      return 0;
+    }
+    if (i == 0 && tries == 2) {
+      snprintf (pl->names_why, sizeof pl->names_why, "read where the "
+                "kernel's BTF says, the watcher's self-test did not take its "
+                "thread of another name (%s)", watch_why);
+      pl->task_group_leader = pl->task_comm = 0;
+    }
   }
   snprintf (why, why_len, "%s; and %s", kernel_why, watch_why);
   return -1;

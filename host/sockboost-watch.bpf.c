@@ -120,7 +120,7 @@ report_tcp (struct bpf_sock_addr *ctx, __u32 kind)
       ctx->protocol != IPPROTO_TCP)
     return 1;
   __builtin_memset (&e, 0, sizeof e);
-  if (bpf_get_current_comm (e.comm, sizeof e.comm) != 0 ||
+  if (process_name (s, e.comm) != 0 ||
       !filter_takes_tcp (s, e.comm, bpf_ntohs ((__u16) ctx->user_port)))
     return 1;
   e.cookie = bpf_get_socket_cookie (ctx);

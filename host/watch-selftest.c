@@ -5,6 +5,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -110,10 +111,25 @@ connect_to_self (struct sb_watch_selftest *r)
   r->nodelay[2] = nodelay_after_wait (a);
 }
 
+/* The sockets made by a thread of another name than the process's. */
+static void *
+connect_from_thread (void *arg)
+{
+  struct sb_watch_selftest *r = arg;
+
+  if (prctl (PR_SET_NAME, SB_HOST_SELFTEST_THREAD) == -1)
+    fail (r, "naming the self-test's thread");
+  else
+    connect_to_self (r);
+  return NULL;
+}
+
 static void
-child (int procs_fd, int report_fd)
+child (int procs_fd, int report_fd, int by_thread)
 {
   struct sb_watch_selftest r;
+  pthread_t thread;
+  int err;
 
   memset (&r, 0, sizeof r);
   prctl (PR_SET_PDEATHSIG, SIGKILL);
@@ -123,8 +139,15 @@ child (int procs_fd, int report_fd)
     fail (&r, "naming the self-test process");
   else if (unshare (CLONE_NEWNET) == -1)
     fail (&r, "making a private network namespace");
-  else if (loopback_up (&r) == 0)
+  else if (loopback_up (&r) == 0 && !by_thread)
     connect_to_self (&r);
+  else if (r.problem[0] == '\0' &&
+           (err = pthread_create (&thread, NULL, connect_from_thread, &r)) != 0) {
+    errno = err;
+    fail (&r, "starting the self-test's thread");
+  }
+  else if (r.problem[0] == '\0')
+    pthread_join (thread, NULL);
   if (write (report_fd, &r, sizeof r) != (ssize_t) sizeof r)
     _exit (1);
   _exit (0);
@@ -136,8 +159,8 @@ child (int procs_fd, int report_fd)
  * until it reports into R.
  */
 static int
-run (int cgroup_fd, struct sb_watch_instance *in, struct sb_watch_selftest *r,
-     char *why, size_t why_len)
+run (int cgroup_fd, struct sb_watch_instance *in, int by_thread,
+     struct sb_watch_selftest *r, char *why, size_t why_len)
 {
   struct sb_watch_maps m = { .watch_marks = sb_watch_marks_fd (in),
                              .marks = -1, .counts = -1, .programs = -1,
@@ -155,7 +178,7 @@ run (int cgroup_fd, struct sb_watch_instance *in, struct sb_watch_selftest *r,
   }
   pid = fork ();
   if (pid == 0)
-    child (procs_fd, pipefd[1]);
+    child (procs_fd, pipefd[1], by_thread);
   close (pipefd[1]);
   close (procs_fd);
   sb_watch_loop_init (&loop, &m, cgroup_fd, sb_watch_counts_fd (in));
@@ -179,8 +202,8 @@ run (int cgroup_fd, struct sb_watch_instance *in, struct sb_watch_selftest *r,
 }
 
 int
-sb_watch_selftest (int parent_fd, struct sb_watch_selftest *r, char *why,
-                   size_t why_len)
+sb_watch_selftest (int parent_fd, const struct sb_host_settings *base,
+                   struct sb_watch_selftest *r, char *why, size_t why_len)
 {
   struct sb_host_settings s;
   struct sb_host_filter_spec f;
@@ -192,6 +215,8 @@ sb_watch_selftest (int parent_fd, struct sb_watch_selftest *r, char *why,
   memset (r, 0, sizeof *r);
   memset (&s, 0, sizeof s);
   s.filter = SB_HOST_FILTER_PROGRAMS;
+  s.task_group_leader = base->task_group_leader;
+  s.task_comm = base->task_comm;
   sb_host_parse_programs (SB_HOST_SELFTEST_NAME, &f, why, why_len);
   sb_host_first_bytes (&f, (uint64_t *) s.first_bytes);
   if (sb_watch_load (&in, &none, why, why_len) == -1)
@@ -209,7 +234,7 @@ sb_watch_selftest (int parent_fd, struct sb_watch_selftest *r, char *why,
     snprintf (why, why_len, "cannot make the self-test's cgroup: %s",
               strerror (errno));
   else if (sb_watch_attach (&in, cgroup_fd, why, why_len) == 0 &&
-           run (cgroup_fd, &in, r, why, why_len) == 0)
+           run (cgroup_fd, &in, s.task_comm != 0, r, why, why_len) == 0)
     status = 0;
   sb_watch_unload (&in);
   if (cgroup_fd >= 0) {

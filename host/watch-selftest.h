@@ -20,11 +20,15 @@ struct sb_watch_selftest {
   uint64_t counts[SB_WATCH_NCOUNTS];  /* what the watcher counted */
 };
 
-/* Run it under the cgroup open at PARENT_FD.  Return 0 when it ran (R
- * says what happened), or -1 with WHY when the programs could not be
- * loaded or attached.
+/* Run it under the cgroup open at PARENT_FD, with the offsets of BASE
+ * for reading a process's name: where they are set, the sockets are made
+ * by a thread of another name, so that only the leader's name, read
+ * there, takes them.  Return 0 when it ran (R says what happened), or -1
+ * with WHY when the programs could not be loaded or attached.
  */
-extern int sb_watch_selftest (int parent_fd, struct sb_watch_selftest *r,
+struct sb_host_settings;
+extern int sb_watch_selftest (int parent_fd, const struct sb_host_settings *base,
+                              struct sb_watch_selftest *r,
                               char *why, size_t why_len);
 
 /* Whether R shows the watcher at work; if not, WHY says what it saw. */
