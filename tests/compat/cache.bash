@@ -2,7 +2,8 @@
 # The chroot cache of make check-compat (sourced by tests/compat/run).
 #
 # $SB_COMPAT_CACHE/SUITE is a debootstrap --variant=minbase chroot of
-# SUITE with tests/compat/packages installed; its .sockboost-compat file
+# SUITE with tests/compat/packages installed, as amended for SUITE by
+# tests/compat/packages.SUITE when there is one; its .sockboost-compat file
 # says what it was built from.  ensure_chroot SUITE leaves a usable
 # chroot there or fails saying why:
 #   missing or broken (no stamp, a package not installed, dpkg
@@ -20,15 +21,21 @@ SB_COMPAT_CACHE=${SB_COMPAT_CACHE:-/var/cache/sockboost-compat}
 SB_COMPAT_MAX_AGE=${SB_COMPAT_MAX_AGE:-7}
 COMPAT_DIR=$SB_ROOT/tests/compat
 STAMP_NAME=.sockboost-compat
-# The package list the chroots get; the package test's plain Debian 12
-# root (tests/helpers-package.bash) sets it to /dev/null.
+# The package list the chroots get, and beside it CHROOT_PACKAGES.SUITE
+# for one suite: a name adds a package, -NAME takes one of the list out.
+# The package test's plain Debian root (tests/helpers-package.bash) sets
+# it to /dev/null.
 CHROOT_PACKAGES=${CHROOT_PACKAGES:-$COMPAT_DIR/packages}
 
 compat_say () { echo "check-compat: $*" >&2; }
 
-# The packages of CHROOT_PACKAGES, one per line, sorted.
+# The packages of CHROOT_PACKAGES for SUITE, one per line, sorted.
 compat_packages () {
-  sed -e 's/#.*//' "$CHROOT_PACKAGES" | tr -s ' \t' '\n\n' | grep . | sort -u
+  local amendments=$CHROOT_PACKAGES.$1
+  [ -f "$amendments" ] || amendments=/dev/null
+  sed -e 's/#.*//' "$CHROOT_PACKAGES" "$amendments" | tr -s ' \t' '\n\n' |
+    awk '/^-/ { out[substr($0, 2)] = 1; next } NF { keep[$0] = 1 }
+         END { for (p in keep) if (!(p in out)) print p }' | sort
 }
 
 # The Debian mirror: SB_COMPAT_MIRROR, else the first non-security URI
@@ -46,9 +53,9 @@ compat_mirror () {
   echo "${uri:-http://deb.debian.org/debian}"
 }
 
-# What a chroot is built from: the package list and the mirror.
+# What a chroot of SUITE is built from: its package list and the mirror.
 compat_recipe () {
-  { compat_packages; compat_mirror; } | sha256sum | cut -d' ' -f1
+  { compat_packages "$1"; compat_mirror; } | sha256sum | cut -d' ' -f1
 }
 
 # Print field KEY of the stamp of chroot DIR (the first value).
@@ -61,11 +68,11 @@ stamp_list () {
   awk -v k="$2" '$1 == k { for (i = 2; i <= NF; i++) print $i }' "$1/$STAMP_NAME" 2>/dev/null
 }
 
-# The stamp: what the chroot was set up from, and when.
+# The stamp: what the chroot of SUITE was set up from, and when.
 write_stamp () {
-  local dir=$1 built=$2
+  local dir=$1 suite=$2 built=$3
   printf 'recipe %s\nmirror %s\npackages %s\nbuilt %s\nrefreshed %s\n' \
-    "$(compat_recipe)" "$(compat_mirror)" "$(compat_packages | tr '\n' ' ')" \
+    "$(compat_recipe "$suite")" "$(compat_mirror)" "$(compat_packages "$suite" | tr '\n' ' ')" \
     "$built" "$(date +%s)" > "$dir/$STAMP_NAME"
 }
 
@@ -90,7 +97,7 @@ chroot_problem () {
     sed 's/:.*//' | sort -u | comm -13 - <(stamp_list "$dir" packages | sort -u) | tr '\n' ' ')
   [ -z "$missing" ] || { echo "packages missing: $missing"; return; }
   [ -z "$(chroot "$dir" dpkg --audit 2>&1)" ] || { echo "dpkg --audit reports broken packages"; return; }
-  if compat_packages | grep -qx qemu-utils; then
+  if stamp_list "$dir" packages | grep -qx qemu-utils; then
     chroot "$dir" qemu-nbd --version >/dev/null 2>&1 || { echo "its qemu-nbd does not run"; return; }
   fi
 }
@@ -131,7 +138,7 @@ apt_refresh () {
     apt-get update -q --error-on=any &&
     apt-get -y -q -o Dpkg::Options::=--force-confnew full-upgrade &&
     apt-get -y -q install "$@" &&
-    apt-get clean' sh $(compat_packages) >> "$log" 2>&1
+    apt-get clean' sh $(compat_packages "$suite") >> "$log" 2>&1
 }
 
 # Build SUITE afresh into DIR.new, then put it in DIR's place.
@@ -151,7 +158,7 @@ build_chroot () {
     tail -n 5 "$log" >&2
     return 1
   fi
-  write_stamp "$new" "$(date +%s)"
+  write_stamp "$new" "$suite" "$(date +%s)"
   remove_tree "$dir" && mv "$new" "$dir" || return 1
   compat_say "$suite: built in $((SECONDS - t0)) s ($(du -sh "$dir" | cut -f1))"
 }
@@ -167,7 +174,7 @@ refresh_chroot () {
     tail -n 3 "$log" >&2
     return 1
   fi
-  write_stamp "$dir" "$(stamp_get "$dir" built)"
+  write_stamp "$dir" "$suite" "$(stamp_get "$dir" built)"
   [ -z "$(chroot_problem "$dir")" ]
 }
 
@@ -181,7 +188,7 @@ ensure_chroot () {
   elif [ -n "$problem" ]; then
     [ -d "$dir" ] && compat_say "$suite: the cached chroot is unusable: $problem"
     build_chroot "$suite" "$dir"
-  elif [ "$(stamp_get "$dir" recipe)" != "$(compat_recipe)" ]; then
+  elif [ "$(stamp_get "$dir" recipe)" != "$(compat_recipe "$suite")" ]; then
     refresh_chroot "$suite" "$dir" "the package list or mirror changed" ||
       build_chroot "$suite" "$dir"
   else
