@@ -109,20 +109,30 @@ make_tls_certs () {
   local dir=$1 who
   requires openssl
   mkdir -p "$dir"
-  qt_openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
-    -nodes -days 2 -subj /CN=sockboost-test-ca \
-    -addext basicConstraints=critical,CA:TRUE \
-    -addext keyUsage=critical,keyCertSign,cRLSign \
+  # The CA's extensions from a configuration of our own: OpenSSL 1.1.1
+  # (Debian 11) adds -addext's to those of the system's openssl.cnf,
+  # which gives two basicConstraints, and GnuTLS refuses such a CA.
+  printf '%s\n' '[req]' 'distinguished_name = dn' 'x509_extensions = ca' '[dn]' \
+    '[ca]' basicConstraints=critical,CA:TRUE keyUsage=critical,keyCertSign,cRLSign \
+    subjectKeyIdentifier=hash > "$dir/ca.cnf"
+  qt_openssl req -config "$dir/ca.cnf" -x509 -newkey ec \
+    -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj /CN=sockboost-test-ca \
     -keyout "$dir/ca-key.pem" -out "$dir/ca-cert.pem"
+  rm -f "$dir/ca.cnf"
+  # A request, then signed by the CA with x509 -req: OpenSSL 1.1.1 has
+  # no req -CA.  QEMU 5.2 refuses a certificate whose key usage lacks
+  # keyEncipherment, even for an EC key.
   for who in server client; do
-    qt_openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
-      -nodes -days 2 -subj "/CN=sockboost-test-$who" \
+    qt_openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 \
+      -nodes -subj "/CN=sockboost-test-$who" \
+      -keyout "$dir/$who-key.pem" -out "$dir/$who.csr"
+    printf '%s\n' basicConstraints=critical,CA:FALSE \
+      keyUsage=critical,digitalSignature,keyEncipherment "extendedKeyUsage=${who}Auth" \
+      subjectAltName=IP:127.0.0.1,DNS:localhost > "$dir/$who.ext"
+    qt_openssl x509 -req -in "$dir/$who.csr" -days 2 -set_serial "$((RANDOM + 1))" \
       -CA "$dir/ca-cert.pem" -CAkey "$dir/ca-key.pem" \
-      -addext basicConstraints=critical,CA:FALSE \
-      -addext keyUsage=critical,digitalSignature \
-      -addext "extendedKeyUsage=${who}Auth" \
-      -addext subjectAltName=IP:127.0.0.1,DNS:localhost \
-      -keyout "$dir/$who-key.pem" -out "$dir/$who-cert.pem"
+      -extfile "$dir/$who.ext" -out "$dir/$who-cert.pem"
+    rm -f "$dir/$who.csr" "$dir/$who.ext"
   done
 }
 
@@ -225,7 +235,10 @@ nbdcopy_tcp () {
   [ -z "$tls" ] || uri=nbds://127.0.0.1:$port/?tls-certificates=$tls
   rm -f "$out"
   truncate -s 0 "$out"
-  qt_netns timeout "$QEMU_TCP_COPY_TIMEOUT" nbdcopy "$uri" "$out"
+  # One connection: qemu-nbd 5.2 advertises multi-conn on a read-only
+  # export yet serves one client at a time (no -e), so the extra
+  # connections of nbdcopy 1.6 would wait forever; 7.2 advertises none.
+  qt_netns timeout "$QEMU_TCP_COPY_TIMEOUT" nbdcopy --connections 1 "$uri" "$out"
 }
 
 # The delayed ACKs sent so far in the network namespace CMD... runs in

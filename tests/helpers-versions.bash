@@ -42,3 +42,34 @@ qemu_own_unix_tb () {
     cat /proc/sys/net/core/wmem_default
   fi
 }
+
+# How older programs describe the same extents (the map tests compare
+# maps across programs; the numbers must agree, the words may not):
+#
+# nbdinfo before libnbd 1.8.1 calls an extent without flags "allocated",
+# later ones and sbnbd-client map "data" (libnbd commit 1d01d2a, "info:
+# Avoid ambiguous 'allocated' terminology in --map").  Filter nbdinfo
+# --map's output (text or --json) into the later word.
+nbdinfo_map_words () {
+  if libnbd_at_least 1.8.1; then
+    cat
+  else
+    sed -e 's/  allocated$/  data/' -e 's/"description": "allocated"/"description": "data"/'
+  fi
+}
+
+# qemu-nbd before 6.0 reports a raw file's holes as zeroes alone
+# (NBD_STATE_ZERO, 2), 6.0 and later as holes that read as zeroes (3,
+# QEMU's "nbd/server: Report holes for raw images"), as sbnbd-server
+# does.  Filter a map of a raw file as sbnbd-server reports it (nbdinfo
+# --map, text or --json; qemu-img map --output=json) into what this
+# qemu-nbd reports of the same file.
+as_qemu_nbd_reports () {
+  if qemu_at_least 6.0; then
+    cat
+  else
+    sed -e 's/    3  hole,zero$/    2  zero/' \
+      -e 's/"type": 3, "description": "hole,zero"/"type": 2, "description": "zero"/' \
+      -e 's/"zero": true, "data": false/"zero": true, "data": true/'
+  fi
+}

@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # For one sparse file, the extents nbdinfo --map and qemu-img map see
-# through sbnbd-server are exactly the ones they see through qemu-nbd.
+# through sbnbd-server are exactly the ones they see through qemu-nbd
+# (before QEMU 6.0, which reports the file's holes as zeroes alone,
+# exactly but for that: as_qemu_nbd_reports).
 # bats file_tags=sanitize
 
 load helpers
@@ -31,17 +33,19 @@ put () {
   nbdinfo --map "$QEMU_URI" > "$BATS_TEST_TMPDIR/qemu"
   run nbdinfo --map "$NBD_URI"
   assert_success
-  assert_output "$(cat "$BATS_TEST_TMPDIR/qemu")"
   # Not vacuous: holes and data both there.
   assert_line --partial "hole,zero"
-  assert_line --partial "data"
+  assert_line --regexp ' (data|allocated)$'
   assert_equal "$(echo "$output" | wc -l)" 8
+  run as_qemu_nbd_reports <<<"$output"
+  assert_output "$(cat "$BATS_TEST_TMPDIR/qemu")"
 }
 
 @test "nbdinfo --map --json: same as through qemu-nbd" {
   nbdinfo --map --json "$QEMU_URI" > "$BATS_TEST_TMPDIR/qemu"
   run nbdinfo --map --json "$NBD_URI"
   assert_success
+  run as_qemu_nbd_reports <<<"$output"
   assert_output "$(cat "$BATS_TEST_TMPDIR/qemu")"
 }
 
@@ -49,7 +53,8 @@ put () {
   qemu-img map --output=json -f raw "$QEMU_URI" > "$BATS_TEST_TMPDIR/qemu"
   run qemu-img map --output=json -f raw "$NBD_URI"
   assert_success
-  assert_output "$(cat "$BATS_TEST_TMPDIR/qemu")"
   assert_output --partial '"data": true'
   assert_output --partial '"zero": true'
+  run as_qemu_nbd_reports <<<"$output"
+  assert_output "$(cat "$BATS_TEST_TMPDIR/qemu")"
 }

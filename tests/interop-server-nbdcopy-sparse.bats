@@ -48,6 +48,7 @@ PY
 }
 
 @test "4 GiB with 16 MiB of data: >= 5x faster than pattern:4G, sparse, identical" {
+  libnbd_at_least 1.8 || sb_skip "nbdcopy before libnbd 1.8 (here $LIBNBD_VERSION) cannot copy to null:"
   local disk=$BATS_TEST_TMPDIR/disk copy=$BATS_TEST_TMPDIR/copy
   local sparse full i kib
   truncate -s 4G "$disk"
