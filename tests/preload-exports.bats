@@ -23,11 +23,6 @@ glibc_version () {
   getconf GNU_LIBC_VERSION | awk '{ print $2 }'
 }
 
-# True if version $1 is at least $2.
-version_at_least () {
-  [ "$(printf '%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]
-}
-
 # The names the version script makes global.
 mapped_symbols () {
   awk '/global:/ { on = 1; next } /local:/ { on = 0 } on' \
