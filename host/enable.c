@@ -15,6 +15,7 @@
 #include "pins.h"
 #include "plan.h"
 #include "report.h"
+#include "stalls-load.h"
 #include "state.h"
 #include "watch-control.h"
 
@@ -38,6 +39,7 @@ settings_of (const struct sb_host_options *o, const struct sb_host_plan *pl,
   s->wmem_max = pl->wmem_max < 0 ? 0 : (__u32) pl->wmem_max;
   s->task_group_leader = pl->task_group_leader;
   s->task_comm = pl->task_comm;
+  s->observe = o->observe ? 1 : 0;
   s->enabled_at = (__u64) time (NULL);
   s->cgroup_id = pl->cgroup_id;
   memcpy (s->cgroup, pl->cgroup, strlen (pl->cgroup));
@@ -62,6 +64,8 @@ same_as_current (const struct sb_host_state *st, const struct sb_host_options *o
                  const struct sb_host_plan *pl)
 {
   return sb_host_state_attached (st, pl->with_unix) && same_filter (st, o) &&
+         sb_host_state_counting (st) &&
+         st->settings.observe == (o->observe ? 1u : 0u) &&
          st->tcp_by_watcher == pl->tcp_by_watcher &&
          st->settings.cgroup_id == pl->cgroup_id &&
          st->settings.sndbuf == (pl->with_unix ? o->sndbuf : 0) &&
@@ -74,10 +78,14 @@ same_as_current (const struct sb_host_state *st, const struct sb_host_options *o
  * in place of the current one.
  */
 static int
-put_in_place (struct sb_host_instance *in, const struct sb_host_plan *pl,
-              const struct sb_host_pins *pins, char *why, size_t why_len)
+put_in_place (struct sb_host_instance *in, struct sb_stalls_instance *counting,
+              const struct sb_host_plan *pl, const struct sb_host_pins *pins,
+              char *why, size_t why_len)
 {
   if (sb_host_attach (in, pl->cgroup_fd, why, why_len) == -1)
+    return -1;
+  if (counting->skel != NULL &&
+      sb_stalls_attach (counting, pl->cgroup_fd, why, why_len) == -1)
     return -1;
   if (sb_host_pins_make (pins, SB_HOST_STAGING) == -1) {
     snprintf (why, why_len, "cannot make %s: %s", SB_HOST_STAGING,
@@ -85,6 +93,9 @@ put_in_place (struct sb_host_instance *in, const struct sb_host_plan *pl,
     return -1;
   }
   if (sb_host_pin (in, pins, SB_HOST_STAGING, why, why_len) == -1)
+    return -1;
+  if (counting->skel != NULL &&
+      sb_stalls_pin (counting, pins, SB_HOST_STAGING, why, why_len) == -1)
     return -1;
   if (pl->tcp_by_watcher &&
       sb_watch_pin_counts (pins, SB_HOST_STAGING, why, why_len) == -1)
@@ -115,8 +126,10 @@ put_in_place (struct sb_host_instance *in, const struct sb_host_plan *pl,
 static int
 replace_generation (const struct sb_host_options *o, const struct sb_host_plan *pl,
                     const struct sb_host_pins *pins, const struct sb_host_state *st,
-                    struct sb_host_adopted *adopted)
+                    struct sb_host_adopted *adopted, char *counting_why,
+                    size_t counting_why_len)
 {
+  struct sb_stalls_instance counting;
   struct sb_host_settings s;
   struct sb_host_instance in;
   char why[512];
@@ -128,15 +141,30 @@ replace_generation (const struct sb_host_options *o, const struct sb_host_plan *
               strerror (errno));
     return 1;
   }
-  if (sb_host_load (&in, &s, &o->filter, !pl->tcp_by_watcher, pl->with_unix,
-                    st->marks_fd, same_filter (st, o) ? st->counts_fd : -1,
+  /* --observe: the maps and the counting, no tuning program. */
+  if (sb_host_load (&in, &s, &o->filter, !pl->tcp_by_watcher && !o->observe,
+                    pl->with_unix && !o->observe, st->marks_fd,
+                    same_filter (st, o) ? st->counts_fd : -1,
                     why, sizeof why) == -1) {
     sb_error ("enable: %s", why);
     return 1;
   }
-  status = put_in_place (&in, pl, pins, why, sizeof why);
-  if (status == 0)
+  /* The counting is a part of its own: where the kernel refuses it, the
+   * tuning goes on without it (said), --observe fails.  Its tags and
+   * process rows carry over with the counts.
+   */
+  if (sb_stalls_load (&counting, &in,
+                      same_filter (st, o) ? st->stall_tags_fd : -1,
+                      same_filter (st, o) ? st->stall_processes_fd : -1,
+                      counting_why, counting_why_len) == -1 && o->observe) {
+    sb_error ("enable: %s", counting_why);
+    sb_host_unload (&in);
+    return 1;
+  }
+  status = put_in_place (&in, &counting, pl, pins, why, sizeof why);
+  if (status == 0 && !o->observe)
     sb_host_adopt (pl->cgroup_fd, &in, &s, adopted);
+  sb_stalls_unload (&counting);
   sb_host_unload (&in);
   if (status == -1) {
     sb_error ("enable: %s", why);
@@ -146,10 +174,33 @@ replace_generation (const struct sb_host_options *o, const struct sb_host_plan *
   return 0;
 }
 
+/* What enable --observe says: the counting only, nothing changed. */
+static void
+report_observe (const struct sb_host_options *o, const struct sb_host_plan *pl,
+                const char *dir, int already)
+{
+  char text[2048], cgroup[SB_ESCAPE_SIZE (PATH_MAX)];
+  struct sb_host_filter_spec f = o->filter;
+
+  sb_host_filter_sort (&f);
+  sb_escape_str (cgroup, sizeof cgroup, pl->cgroup);
+  printf ("host mode %s for cgroup %s%s: counting only, no socket is "
+          "changed\n", already ? "was observing already" : "observing",
+          cgroup, o->cgroup == NULL ? " (the whole host)" : "");
+  printf ("  filter: %s\n", sb_host_filter_text (&f, text, sizeof text));
+  printf ("  counting: the stalls (delayed ACKs waited for), their time "
+          "and the bytes of the TCP connections they make or accept from "
+          "now on\n");
+  printf ("  pinned in %s; 'sockboost host status' shows the counts, "
+          "'sockboost host enable' turns the tuning on, 'disable' turns "
+          "it all off\n", dir);
+}
+
 static void
 report (const struct sb_host_options *o, const struct sb_host_plan *pl,
         const struct sb_host_pins *pins, int mounted_bpffs, int already,
-        const struct sb_host_adopted *adopted, pid_t watcher, int restarted)
+        const struct sb_host_adopted *adopted, pid_t watcher, int restarted,
+        const char *counting_why)
 {
   char text[2048], cgroup[SB_ESCAPE_SIZE (PATH_MAX)], dir[SB_ESCAPE_SIZE (PATH_MAX)];
   struct sb_host_filter_spec f = o->filter;
@@ -159,6 +210,10 @@ report (const struct sb_host_options *o, const struct sb_host_plan *pl,
   sb_escape_str (dir, sizeof dir, pins->path);
   if (mounted_bpffs)
     printf ("mounted a BPF file system on /sys/fs/bpf (nothing was mounted there)\n");
+  if (o->observe) {
+    report_observe (o, pl, dir, already);
+    return;
+  }
   printf ("host mode %s for cgroup %s%s\n", already ? "was on already" : "on",
           cgroup, o->cgroup == NULL ? " (the whole host)" : "");
   printf ("  filter: %s\n", sb_host_filter_text (&f, text, sizeof text));
@@ -192,6 +247,11 @@ report (const struct sb_host_options *o, const struct sb_host_plan *pl,
     printf ("  unix: off (--sndbuf 0)\n");
   else
     printf ("  unix: not turned on: %s\n", pl->unix_why);
+  if (counting_why[0] == '\0')
+    printf ("  counting: the stalls left, their time and the bytes, per "
+            "program and process ('sockboost host status')\n");
+  else
+    printf ("  counting: off: %s\n", counting_why);
   printf ("  pinned in %s; 'sockboost host disable' turns it off\n", dir);
   if (!already)
     printf ("  tcp: listeners that were there already: %d, of %d process%s "
@@ -221,7 +281,7 @@ sb_host_enable (const struct sb_host_options *o)
   struct sb_host_pins pins;
   struct sb_host_state st;
   struct sb_watch_state ws;
-  char why[PATH_MAX + 256];
+  char why[PATH_MAX + 256], counting_why[512] = "";
   int status, already, mounted;
   pid_t watcher = 0;
 
@@ -233,6 +293,9 @@ sb_host_enable (const struct sb_host_options *o)
     sb_error ("enable: %s", why);
     return 1;
   }
+  /* Observing changes no socket: no watcher, no unix hook. */
+  if (o->observe)
+    pl.tcp_by_watcher = pl.with_unix = 0;
   if (sb_host_pins_open (o->pin_dir, 1, &mounted, &pins, why, sizeof why) != 0) {
     sb_error ("enable: %s", why);
     sb_host_plan_close (&pl);
@@ -240,7 +303,9 @@ sb_host_enable (const struct sb_host_options *o)
   }
   sb_host_state_read (&pins, &st);
   already = same_as_current (&st, o, &pl) && !st.interrupted;
-  status = already ? 0 : replace_generation (o, &pl, &pins, &st, &adopted);
+  status = already ? 0 : replace_generation (o, &pl, &pins, &st, &adopted,
+                                                   counting_why,
+                                                   sizeof counting_why);
   sb_watch_state_read (&pins, SB_HOST_CURRENT, &ws);
   sb_host_state_close (&st);
   sb_host_pins_close (&pins);
@@ -253,7 +318,7 @@ sb_host_enable (const struct sb_host_options *o)
     status = 1;
   if (status == 0)
     report (o, &pl, &pins, mounted, already, &adopted, watcher,
-            pl.tcp_by_watcher && !ws.running);
+            pl.tcp_by_watcher && !ws.running, counting_why);
   sb_host_plan_close (&pl);
   return status;
 }

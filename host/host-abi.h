@@ -40,6 +40,9 @@ struct sb_host_settings {
                                    name, its leader's, there; 0 for the
                                    calling thread's name instead */
   __u32 task_comm;
+  __u32 observe;                /* 1: counting only (enable --observe):
+                                   no tuning program is attached */
+  __u32 unused;
   __u64 first_bytes[4];         /* bit B: a name in "programs" starts with
                                    byte B (most names are refused on it,
                                    before the trie is searched) */
@@ -98,6 +101,16 @@ struct sb_host_counts {
                                    they accept inherit */
   __u64 tcp_connect;            /* TCP connections made, given TCP_NODELAY */
   __u64 unix_sndbuf;            /* unix stream sockets given a bigger buffer */
+  /* The counting (sockboost-stalls.bpf.c), tuning on or not: */
+  __u64 stalls;                 /* round trips that waited for a delayed
+                                   ACK (doc/host-stalls.md) */
+  __u64 stall_us;               /* their time beyond the connection's
+                                   shortest round trip, microseconds */
+  __u64 bytes_sent;             /* TCP bytes sent and acknowledged */
+  __u64 bytes_received;         /* TCP bytes received */
+  __u64 connections;            /* TCP connections established */
+  __u64 first_ns;               /* CLOCK_BOOTTIME of the row's first
+                                   count of the above, or 0 */
 };
 enum sb_host_count {
   SB_HOST_COUNT_TCP_BIND,

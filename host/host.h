@@ -16,6 +16,7 @@ struct sb_host_options {
   int verbose;
   int json;
   int watcher;                  /* --watcher: TCP by the watcher anyway */
+  int observe;                  /* --observe: the counting only */
   pid_t pid;                    /* status PID, or 0 */
 };
 

@@ -172,9 +172,8 @@ sb_host_probe_unix (char *why, size_t why_len)
 
 /* ---- loading -------------------------------------------------------- */
 
-/* Use the map at FD for M when it has the layout M is loaded with. */
-static void
-reuse_map (struct bpf_map *m, int fd)
+void
+sb_host_reuse_map (struct bpf_map *m, int fd)
 {
   struct bpf_map_info info;
   __u32 len = sizeof info;
@@ -237,8 +236,8 @@ sb_host_load (struct sb_host_instance *in, const struct sb_host_settings *s,
     if ((SB_HOST_PROG_IS_UNIX (i) && !with_unix) ||
         (SB_HOST_PROG_IS_TCP (i) && !with_tcp))
       bpf_program__set_autoload (prog_of (in->skel, i), false);
-  reuse_map (in->skel->maps.marks, reuse_marks);
-  reuse_map (in->skel->maps.counts, reuse_counts);
+  sb_host_reuse_map (in->skel->maps.marks, reuse_marks);
+  sb_host_reuse_map (in->skel->maps.counts, reuse_counts);
   err = sockboost_host__load (in->skel);
   if (err == -EPERM || err == -EACCES) {
     snprintf (why, why_len, NO_RIGHTS, strerror (-err));

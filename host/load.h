@@ -74,6 +74,13 @@ extern int sb_host_load (struct sb_host_instance *in,
                          int with_unix, int reuse_marks, int reuse_counts,
                          char *why, size_t why_len);
 
+/* Use the map at FD (one of a generation being replaced) for M, of an
+ * object not loaded yet, when it has the layout M is loaded with; else
+ * M is made anew.
+ */
+struct bpf_map;
+extern void sb_host_reuse_map (struct bpf_map *m, int fd);
+
 /* Attach the loaded programs to the cgroup open at CGROUP_FD (links,
  * which go away with the last descriptor unless pinned).
  */

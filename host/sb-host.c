@@ -24,7 +24,7 @@
 
 enum {
   OPT_CGROUP = 256, OPT_PROGRAMS, OPT_PORTS, OPT_ALL, OPT_SNDBUF, OPT_PIN_DIR,
-  OPT_JSON, OPT_WATCHER,
+  OPT_JSON, OPT_WATCHER, OPT_OBSERVE,
 };
 
 static const struct option long_options[] = {
@@ -36,6 +36,7 @@ static const struct option long_options[] = {
   { "pin-dir", required_argument, NULL, OPT_PIN_DIR },
   { "json", no_argument, NULL, OPT_JSON },
   { "watcher", no_argument, NULL, OPT_WATCHER },
+  { "observe", no_argument, NULL, OPT_OBSERVE },
   { "verbose", no_argument, NULL, 'v' },
   { "help", no_argument, NULL, 'h' },
   { NULL, 0, NULL, 0 },
@@ -50,7 +51,7 @@ usage (void)
   printf (
 "Usage: sockboost host enable [--cgroup PATH] [--programs LIST | --ports LIST\n"
 "                             | --all] [--sndbuf SIZE] [--pin-dir DIR]\n"
-"                             [--watcher] [-v]\n"
+"                             [--watcher | --observe] [-v]\n"
 "       sockboost host disable [--pin-dir DIR]\n"
 "       sockboost host status [--json] [--pin-dir DIR] [PID]\n"
 "       sockboost host check [--cgroup PATH] [--sndbuf SIZE] [--watcher]\n"
@@ -60,14 +61,17 @@ usage (void)
 "TCP_NODELAY on the TCP connections, and a bigger send buffer on the unix\n"
 "stream sockets (Linux 6.7 and later), of the NBD programs, through BPF\n"
 "programs attached to a cgroup v2 directory.  Nothing is loaded into the\n"
-"programs; no corking.  Needs root.\n"
+"programs; no corking.  It also counts the stalls of those TCP connections\n"
+"(segments that waited for a delayed ACK), their time and the bytes, per\n"
+"program and process.  Needs root.\n"
 "\n"
 "  enable     check what this kernel can do (a self-test in a private\n"
 "             network namespace), then attach and pin the programs;\n"
 "             run again to change the settings\n"
 "  disable    detach them and remove their pins\n"
 "  status     say what is attached, where, with which filter, since when,\n"
-"             and how many sockets each program had tuned; with PID, which\n"
+"             how many sockets each program had tuned, and the stalls\n"
+"             counted per program and process; with PID, which\n"
 "             sockets of that process host mode tuned\n"
 "  check      run enable's self-test only: can host mode run here, and\n"
 "             which parts; nothing is attached (exit 1 when it cannot)\n"
@@ -90,6 +94,8 @@ usage (void)
 "                   " SB_HOST_PIN_DIR_DEFAULT ")\n"
 "  --watcher        TCP_NODELAY from the watcher even where the kernel's BPF\n"
 "                   can set it (to compare, or to try the watcher)\n"
+"  --observe        count the stalls only, change no socket: what this host\n"
+"                   loses before the tuning is on (the tuning, if on, goes)\n"
 "  --json           status or check as one JSON object\n"
 "  -v, --verbose    show libbpf's messages (twice: its debug messages)\n"
 "  -h, --help       show this help\n"
@@ -119,7 +125,8 @@ struct command {
 };
 static const struct command commands[] = {
   { "enable", BIT (OPT_CGROUP) | FILTER_OPTIONS | BIT (OPT_SNDBUF) |
-    BIT (OPT_PIN_DIR) | BIT (OPT_WATCHER), sb_host_enable, 0 },
+    BIT (OPT_PIN_DIR) | BIT (OPT_WATCHER) | BIT (OPT_OBSERVE), sb_host_enable,
+    0 },
   { "disable", BIT (OPT_PIN_DIR), sb_host_disable, 0 },
   { "status", BIT (OPT_JSON) | BIT (OPT_PIN_DIR), sb_host_status, 1 },
   { "check", BIT (OPT_CGROUP) | BIT (OPT_SNDBUF) | BIT (OPT_JSON) |
@@ -171,6 +178,7 @@ apply_option (struct parsed *p, int opt, const char *arg, char **argv)
   case OPT_PIN_DIR: p->o.pin_dir = arg; break;
   case OPT_JSON: p->o.json = 1; break;
   case OPT_WATCHER: p->o.watcher = 1; break;
+  case OPT_OBSERVE: p->o.observe = 1; break;
   case 'v': p->o.verbose++; break;
   case 'h': usage (); exit (0);
   default:
@@ -203,6 +211,11 @@ check_options (const struct parsed *p)
                       o->name, p->command->name);
   if (p->filters > 1)
     sb_usage_error ("enable: --programs, --ports and --all exclude each other");
+  if ((p->seen & BIT (OPT_OBSERVE)) &&
+      (p->seen & (BIT (OPT_WATCHER) | BIT (OPT_SNDBUF))))
+    sb_usage_error ("enable: --observe changes no socket: --%s is the "
+                    "tuning's", (p->seen & BIT (OPT_WATCHER)) ? "watcher" :
+                    "sndbuf");
 }
 
 /* The operands after the command: a PID for status, nothing else. */

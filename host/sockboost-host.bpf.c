@@ -21,6 +21,7 @@
 
 #include "host-abi.h"
 #include "filter.bpf.h"
+#include "counts.bpf.h"
 
 /* The few socket constants of <sys/socket.h> that no uapi header has;
  * <asm/socket.h> of the architecture gives SOL_SOCKET and SO_SNDBUF.
@@ -43,41 +44,18 @@ struct {
   __type (value, struct sb_host_mark);
 } marks SEC (".maps");
 
-/* Preallocated: a row is never made short of memory, and rows are never
- * removed.
- */
-struct {
-  __uint (type, BPF_MAP_TYPE_HASH);
-  __uint (max_entries, SB_HOST_MAX_COUNT_ROWS);
-  __type (key, struct sb_host_count_key);
-  __type (value, struct sb_host_counts);
-} counts SEC (".maps");
-
 /* Count one socket of a process that ENTRY took, in counter WHICH of
- * its user's row: made on first use, or the row of the others when the
- * table is full (made at enable, like root's).  The count is lost only
- * if the row of the others is gone, never the tuning.
+ * its user's row (counts.bpf.h).  The count is lost only if the row of
+ * the others is gone, never the tuning.
  */
 static __always_inline void
 count (const struct sb_host_name_key *entry, int which)
 {
-  struct sb_host_count_key key;
-  struct sb_host_counts zero, *c;
+  struct sb_host_counts *c = count_row (entry,
+                                        (__u32) bpf_get_current_uid_gid ());
 
-  __builtin_memcpy (&key.entry, entry, sizeof key.entry);
-  key.uid = (__u32) bpf_get_current_uid_gid ();
-  c = bpf_map_lookup_elem (&counts, &key);
-  if (c == NULL) {
-    __builtin_memset (&zero, 0, sizeof zero);
-    bpf_map_update_elem (&counts, &key, &zero, BPF_NOEXIST);
-    c = bpf_map_lookup_elem (&counts, &key);
-  }
-  if (c == NULL) {
-    key.uid = SB_HOST_UID_OTHERS;
-    c = bpf_map_lookup_elem (&counts, &key);
-    if (c == NULL)
-      return;
-  }
+  if (c == NULL)
+    return;
   if (which == SB_HOST_COUNT_TCP_BIND)
     __sync_fetch_and_add (&c->tcp_bind, 1);
   else if (which == SB_HOST_COUNT_TCP_CONNECT)

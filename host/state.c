@@ -26,11 +26,12 @@ close_pin (int fd)
 }
 
 static void
-read_link (const struct sb_host_pins *p, int i, struct sb_host_link_state *l)
+read_link (const struct sb_host_pins *p, const char *name,
+           struct sb_host_link_state *l)
 {
   struct bpf_link_info info;
   __u32 len = sizeof info;
-  int fd = get_pin (p, sb_host_prog_pin[i]);
+  int fd = get_pin (p, name);
 
   memset (l, 0, sizeof *l);
   if (fd < 0)
@@ -108,6 +109,7 @@ sb_host_state_read (const struct sb_host_pins *p, struct sb_host_state *st)
 
   memset (st, 0, sizeof *st);
   st->counts_fd = st->marks_fd = -1;
+  st->stall_tags_fd = st->stall_processes_fd = -1;
   st->interrupted = sb_host_pins_has (p, SB_HOST_STAGING);
   st->on = sb_host_pins_has (p, SB_HOST_CURRENT);
   if (!st->on)
@@ -116,7 +118,11 @@ sb_host_state_read (const struct sb_host_pins *p, struct sb_host_state *st)
     snprintf (st->problem, sizeof st->problem, "its settings cannot be read: %s",
               strerror (errno));
   for (int i = 0; i < SB_HOST_NPROGS; i++)
-    read_link (p, i, &st->links[i]);
+    read_link (p, sb_host_prog_pin[i], &st->links[i]);
+  for (int i = 0; i < SB_STALLS_NPROGS; i++)
+    read_link (p, sb_stalls_prog_pin[i], &st->stalls_links[i]);
+  st->stall_tags_fd = get_pin (p, SB_STALLS_PIN_TAGS);
+  st->stall_processes_fd = get_pin (p, SB_STALLS_PIN_PROCESSES);
   st->counts_fd = get_pin (p, sb_host_map_pin[SB_HOST_MAP_COUNTS]);
   st->marks_fd = get_pin (p, sb_host_map_pin[SB_HOST_MAP_MARKS]);
   fd = get_pin (p, SB_WATCH_PIN);
@@ -131,7 +137,10 @@ sb_host_state_close (struct sb_host_state *st)
     close (st->counts_fd);
   if (st->marks_fd >= 0)
     close (st->marks_fd);
+  close_pin (st->stall_tags_fd);
+  close_pin (st->stall_processes_fd);
   st->counts_fd = st->marks_fd = -1;
+  st->stall_tags_fd = st->stall_processes_fd = -1;
 }
 
 int
@@ -141,11 +150,24 @@ sb_host_state_attached (const struct sb_host_state *st, int with_unix)
     return 0;
   for (int i = 0; i < SB_HOST_NPROGS; i++) {
     if ((SB_HOST_PROG_IS_UNIX (i) && !with_unix) ||
-        (SB_HOST_PROG_IS_TCP (i) && st->tcp_by_watcher))
+        (SB_HOST_PROG_IS_TCP (i) && st->tcp_by_watcher) ||
+        st->settings.observe)
       continue;
     if (st->links[i].cgroup_id == 0 ||
         st->links[i].cgroup_id != st->settings.cgroup_id)
       return 0;
   }
+  return 1;
+}
+
+int
+sb_host_state_counting (const struct sb_host_state *st)
+{
+  if (!st->on || st->problem[0] != '\0')
+    return 0;
+  for (int i = 0; i < SB_STALLS_NPROGS; i++)
+    if (st->stalls_links[i].cgroup_id == 0 ||
+        st->stalls_links[i].cgroup_id != st->settings.cgroup_id)
+      return 0;
   return 1;
 }

@@ -11,6 +11,7 @@
 #include "host-abi.h"
 #include "load.h"
 #include "pins.h"
+#include "stalls-load.h"
 
 struct sb_host_link_state {
   int pinned;                   /* its pin exists */
@@ -26,6 +27,9 @@ struct sb_host_state {
   struct sb_host_link_state links[SB_HOST_NPROGS];
   int counts_fd;                /* the pinned "counts" map, or -1 */
   int marks_fd;                 /* the pinned "marks" map, or -1 */
+  struct sb_host_link_state stalls_links[SB_STALLS_NPROGS];  /* counting's */
+  int stall_tags_fd;            /* the counting's pinned maps, or -1 */
+  int stall_processes_fd;
   int tcp_by_watcher;           /* the watcher is its TCP part (watch.h) */
   char problem[256];            /* why the current generation is unusable */
 };
@@ -38,8 +42,12 @@ extern void sb_host_state_read (const struct sb_host_pins *p,
                                 struct sb_host_state *st);
 extern void sb_host_state_close (struct sb_host_state *st);
 
+/* Whether the counting is on: each of its links pinned and attached. */
+extern int sb_host_state_counting (const struct sb_host_state *st);
+
 /* Whether every program of the state is attached to its cgroup; the
- * unix hooks count only when the settings ask for them (UNIX).
+ * unix hooks count only when the settings ask for them (UNIX), and no
+ * tuning program when they observe.
  */
 extern int sb_host_state_attached (const struct sb_host_state *st, int with_unix);
 

@@ -15,6 +15,7 @@
 #include "json.h"
 #include "plan.h"
 #include "report.h"
+#include "stalls-status.h"
 #include "state.h"
 #include "tuning.h"
 #include "watch-control.h"
@@ -99,17 +100,22 @@ print_counts (const struct sb_host_state *st)
 }
 
 static void
+print_link (const struct sb_host_state *st, const char *name,
+            const struct sb_host_link_state *l)
+{
+  if (l->pinned)
+    printf ("  %-16s program %u, link %u, %s\n", name, l->prog_id,
+            l->link_id, l->cgroup_id == st->settings.cgroup_id ? "attached" :
+            "detached (its cgroup is gone)");
+}
+
+static void
 print_links (const struct sb_host_state *st)
 {
-  for (int i = 0; i < SB_HOST_NPROGS; i++) {
-    const struct sb_host_link_state *l = &st->links[i];
-    if (!l->pinned)
-      continue;
-    printf ("  %-16s program %u, link %u, %s\n", sb_host_prog_pin[i],
-            l->prog_id, l->link_id,
-            l->cgroup_id == st->settings.cgroup_id ? "attached" :
-            "detached (its cgroup is gone)");
-  }
+  for (int i = 0; i < SB_HOST_NPROGS; i++)
+    print_link (st, sb_host_prog_pin[i], &st->links[i]);
+  for (int i = 0; i < SB_STALLS_NPROGS; i++)
+    print_link (st, sb_stalls_prog_pin[i], &st->stalls_links[i]);
 }
 
 /* Whether every part of host mode that is on works: the programs are
@@ -119,6 +125,7 @@ static int
 whole (const struct sb_host_state *st, const struct sb_watch_state *ws)
 {
   return sb_host_state_attached (st, st->settings.sndbuf != 0) &&
+         (!st->settings.observe || sb_host_state_counting (st)) &&
          (!ws->present || ws->running);
 }
 
@@ -130,8 +137,10 @@ print_text (const struct sb_host_pins *p, const struct sb_host_state *st,
   int with_unix = st->settings.sndbuf != 0;
 
   sb_escape_str (dir, sizeof dir, p->path);
-  printf ("host mode: %s\n", whole (st, ws) ?
-          "on" : "on, but not whole (run 'sockboost host enable' again)");
+  printf ("host mode: %s%s\n", st->settings.observe ? "observing" : "on",
+          !whole (st, ws) ? ", but not whole (run 'sockboost host enable' "
+          "again)" : st->settings.observe ? " (counting only: no socket "
+          "is changed)" : "");
   printf ("since: %s\n", when (st->settings.enabled_at, text, sizeof text));
   printf ("cgroup: %s%s\n",
           sb_escape_str (cgroup, sizeof cgroup, st->settings.cgroup),
@@ -139,7 +148,9 @@ print_text (const struct sb_host_pins *p, const struct sb_host_state *st,
   printf ("filter: %s\n", sb_host_filter_text (&st->filter, text, sizeof text));
   printf ("names: %s\n", st->settings.task_comm != 0 ? SB_HOST_NAMES_PROCESS :
           SB_HOST_NAMES_THREAD " ('sockboost host check' says why)");
-  if (ws->present)
+  if (st->settings.observe)
+    printf ("tcp: not tuned ('sockboost host enable' tunes them)\n");
+  else if (ws->present)
     sb_watch_status_text (ws);
   else
     printf ("tcp: TCP_NODELAY on the connections they make and on their "
@@ -157,7 +168,9 @@ print_text (const struct sb_host_pins *p, const struct sb_host_state *st,
             "(run 'sockboost host enable' again)\n", sb_wmem_max (NULL));
   printf ("pins: %s/%s\n", dir, SB_HOST_CURRENT);
   print_links (st);
-  print_counts (st);
+  if (!st->settings.observe)
+    print_counts (st);
+  sb_stalls_text (st);
 }
 
 /* ---- JSON ----------------------------------------------------------- */
@@ -179,10 +192,12 @@ json_counts (const struct sb_host_state *st)
       printf (", \"uid\": null");
     else
       printf (", \"uid\": %u", rows[i].key.uid);
-    printf (", \"tcp_bind\": %llu, \"tcp_connect\": %llu, \"unix\": %llu}",
+    printf (", \"tcp_bind\": %llu, \"tcp_connect\": %llu, \"unix\": %llu",
             (unsigned long long) c->tcp_bind,
             (unsigned long long) c->tcp_connect,
             (unsigned long long) c->unix_sndbuf);
+    sb_stalls_json_fields (c);
+    printf ("}");
   }
   printf ("]");
 }
@@ -206,21 +221,27 @@ json_filter (const struct sb_host_filter_spec *f)
 }
 
 static void
+json_link (const struct sb_host_state *st, const char *name,
+           const struct sb_host_link_state *l, int *first)
+{
+  if (!l->pinned)
+    return;
+  printf ("%s{\"name\": \"%s\", \"program_id\": %u, \"link_id\": %u, "
+          "\"attached\": %s}", *first ? "" : ", ", name, l->prog_id,
+          l->link_id, l->cgroup_id == st->settings.cgroup_id ? "true" : "false");
+  *first = 0;
+}
+
+static void
 json_links (const struct sb_host_state *st)
 {
   int first = 1;
 
   printf ("[");
-  for (int i = 0; i < SB_HOST_NPROGS; i++) {
-    const struct sb_host_link_state *l = &st->links[i];
-    if (!l->pinned)
-      continue;
-    printf ("%s{\"name\": \"%s\", \"program_id\": %u, \"link_id\": %u, "
-            "\"attached\": %s}", first ? "" : ", ", sb_host_prog_pin[i],
-            l->prog_id, l->link_id,
-            l->cgroup_id == st->settings.cgroup_id ? "true" : "false");
-    first = 0;
-  }
+  for (int i = 0; i < SB_HOST_NPROGS; i++)
+    json_link (st, sb_host_prog_pin[i], &st->links[i], &first);
+  for (int i = 0; i < SB_STALLS_NPROGS; i++)
+    json_link (st, sb_stalls_prog_pin[i], &st->stalls_links[i], &first);
   printf ("]");
 }
 
@@ -256,6 +277,10 @@ print_json (const char *pin_dir, const struct sb_host_state *st,
     json_links (st);
     printf (", \"tuned\": ");
     json_counts (st);
+    printf (", \"observe\": %s, \"counting\": %s, \"processes\": ",
+            st->settings.observe ? "true" : "false",
+            sb_host_state_counting (st) ? "true" : "false");
+    sb_stalls_json_processes (st);
   }
   printf ("}\n");
 }
@@ -277,10 +302,13 @@ sb_host_status (const struct sb_host_options *o)
   memset (&st, 0, sizeof st);
   memset (&ws, 0, sizeof ws);
   st.counts_fd = st.marks_fd = -1;
+  st.stall_tags_fd = st.stall_processes_fd = -1;
   if (r == 0) {
     sb_host_state_read (&pins, &st);
     sb_watch_state_read (&pins, SB_HOST_CURRENT, &ws);
   }
+  if (st.on)
+    sb_stalls_prune (&st);
   if (o->json)
     print_json (o->pin_dir, &st, &ws);
   else if (st.on && st.problem[0] == '\0')
