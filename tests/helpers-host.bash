@@ -24,6 +24,11 @@
 #   hm_nobody_script VAR NAME  the path of tests/NAME that nobody can
 #                              read (a copy when the tree is not readable)
 #   hm_host ARG...             sockboost host ARG... with the test's pins
+#   hm_with_default_pins CMD...
+#                              CMD in a mount namespace of its own where
+#                              the test's BPF file system is /sys/fs/bpf:
+#                              the default pins are the test's (doctor,
+#                              status)
 #   hm_enable [ARG...]         host enable on HM_CGROUP, checked
 #   hm_attached_ids CG         ids of the programs attached to CG, sorted
 #   hm_wait_objects_gone KIND ID...
@@ -153,6 +158,11 @@ hm_nobody_script () {
 
 hm_host () {
   "$SOCKBOOST" host "$@" --pin-dir "$HM_PINS"
+}
+
+hm_with_default_pins () {
+  private_mount_ns sh -c 'mount --bind "$1" /sys/fs/bpf && shift && exec "$@"' \
+    _ "$HM_BPFFS" "$@"
 }
 
 # Enable host mode on the test's cgroup; fail (with its output) unless

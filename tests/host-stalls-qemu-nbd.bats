@@ -49,6 +49,13 @@ stall_figures () {
   [ "$(jq --argjson p "$pid" '[.processes[] | select(.pid == $p and .program == "qemu-nbd")] | .[0].stalls' <<<"$json")" = "$stalls" ] ||
     fail "qemu-nbd $pid has no row of its own with $stalls stalls: $json"
   [ "$(jq '.observe' <<<"$json")" = true ] || fail "status does not say it observes: $json"
+  # doctor says it in one line, and what removes them.
+  local ns_problem
+  ns_problem=$(mount_ns_problem)
+  if [ -z "$ns_problem" ]; then
+    run hm_with_default_pins "$SOCKBOOST" doctor
+    assert_line --regexp "^  NBD stalls +qemu-nbd: $stalls stalls, [0-9.]+ s lost since [0-9:]+; 'sockboost host enable' removes them$"
+  fi
 
   hm_enable
   TUNED=()

@@ -10,15 +10,9 @@
 
 load helpers
 
-# Run CMD... with the test's BPF file system on /sys/fs/bpf, privately.
-with_test_pins () {
-  private_mount_ns sh -c 'mount --bind "$1" /sys/fs/bpf && shift && exec "$@"' \
-    _ "$HM_BPFFS" "$@"
-}
-
 # The tuned_by of PID's established unix socket, from sockboost status --json.
 tuned_by () {
-  with_test_pins "$SOCKBOOST" status --json "$1" |
+  hm_with_default_pins "$SOCKBOOST" status --json "$1" |
     jq -c '[.sockets[] | select(.type == "unix" and .state == "ESTAB") | .tuned_by]'
 }
 
@@ -53,10 +47,10 @@ serve_and_connect () {
   assert_output '[["host mode"]]'
   run tuned_by "$library_server"
   assert_output '[["library"]]'
-  run with_test_pins "$SOCKBOOST" status "$host_server"
+  run hm_with_default_pins "$SOCKBOOST" status "$host_server"
   assert_line "  host mode: tuned 1 of its sockets"
   assert_line --regexp "^  [0-9]+ +unix +ESTAB +$BOOSTED_TB +yes \(host mode\) "
-  run with_test_pins "$SOCKBOOST" status "$library_server"
+  run hm_with_default_pins "$SOCKBOOST" status "$library_server"
   assert_line --regexp "^  [0-9]+ +unix +ESTAB +$BOOSTED_TB +yes +qemu-io "
 }
 
@@ -65,11 +59,11 @@ serve_and_connect () {
   local ns_problem
   ns_problem=$(mount_ns_problem)
   [ -z "$ns_problem" ] || sb_skip "$ns_problem"
-  run with_test_pins "$SOCKBOOST" doctor --json
+  run hm_with_default_pins "$SOCKBOOST" doctor --json
   [ "$(jq -c '[.host_mode.state.on, .host_mode.check.can_run, .host_mode.check.tcp]' <<<"$output")" = "[false,true,true]" ] ||
     fail "wanted host mode off and able to run: $output"
   hm_enable >/dev/null
-  run with_test_pins "$SOCKBOOST" doctor
+  run hm_with_default_pins "$SOCKBOOST" doctor
   assert_line --regexp "^  host mode +on since .*, cgroup $HM_CGROUP, filter programs nbd-client, "
   assert_line --regexp "^  host mode can run +yes: TCP_NODELAY"
 }

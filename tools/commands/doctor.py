@@ -19,7 +19,8 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.dirname(
     os.path.realpath(__file__))))
 
-from sockboostlib import decisions, hostmode, paths, programs  # noqa: E402
+from sockboostlib import (decisions, hostmode, libvirtqemu,   # noqa: E402
+                          paths, programs)
 from sockboostlib.command import Command, Failure             # noqa: E402
 from sockboostlib.measure import ceiling                      # noqa: E402
 from sockboostlib.measure.procs import RunError, Skip         # noqa: E402
@@ -263,8 +264,22 @@ def report_host_mode(r):
           "unknown: " + state_why)
     r.row("host mode can run", hostmode.check_line(check) if check else
           "unknown: " + check_why)
+    stalls = hostmode.stall_lines(state, running_domains()) if state else []
+    for line in stalls:
+        r.row("NBD stalls", line)
     return {"state": state, "state_why": state_why, "check": check,
-            "check_why": check_why}
+            "check_why": check_why, "stalls": stalls}
+
+
+def running_domains():
+    """{pid: name} of the domains of libvirt's system driver whose QEMU
+    runs here, as libvirt's own records say (libvirtqemu); none when
+    they cannot be read."""
+    try:
+        return libvirtqemu.running_domains(libvirtqemu.state_dir(
+            "qemu:///system", os.environ))[0]
+    except Failure:
+        return {}
 
 
 def main(argv):

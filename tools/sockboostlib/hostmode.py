@@ -127,3 +127,58 @@ def check_line(check):
             tcp, check.get("unix_sndbuf", 0))
     return "yes: %s; unix buffers %s" % (
         tcp, "not: " + check["unix_why"] if check.get("unix_why") else "off")
+
+
+def stall_lines(state, domains):
+    """What host mode's counting says, one line a libvirt domain and one
+    a program row that stalled, for doctor: STATE is sockboost host
+    status --json's, DOMAINS {pid: name} (libvirtqemu.running_domains).
+    [] when host mode does not count, or nothing stalled."""
+    if not state.get("on") or not state.get("counting"):
+        return []
+    fix = ("'sockboost host enable' removes them" if state.get("observe")
+           else "left with the tuning on")
+    lines = []
+    for (domain, program), row in sorted(stalls_by_domain(state,
+                                                          domains).items()):
+        if row["stalls"]:
+            lines.append("%s (domain %s): %s; %s" % (
+                program, domain, stall_text(row), fix))
+    for row in state.get("tuned", []):
+        if row.get("stalls"):
+            who = "" if row.get("uid") in (0, None) else \
+                " (uid %d)" % row["uid"]
+            lines.append("%s%s: %s; %s" % (row["program"], who,
+                                           stall_text(row), fix))
+    return lines
+
+
+def stalls_by_domain(state, domains):
+    """{(domain, program entry): summed counts of the live processes
+    that DOMAINS ({pid: name}) names} of STATE's processes."""
+    fields = ("stalls", "stall_seconds", "bytes_sent", "bytes_received",
+              "connections")
+    sums = {}
+    for p in state.get("processes", []):
+        name = domains.get(p.get("pid"))
+        if name is None:
+            continue
+        row = sums.setdefault((name, p["program"]), dict.fromkeys(fields, 0))
+        for field in fields:
+            row[field] += p.get(field, 0)
+        first = p.get("first_count")
+        if first is not None and (row.get("first_count") is None or
+                                  first < row["first_count"]):
+            row["first_count"] = first
+    return sums
+
+
+def stall_text(row):
+    """"540 stalls, 23 s lost since 10:02" of a row of counts."""
+    since = row.get("first_count")
+    when = "" if since is None else " since " + time.strftime(
+        "%H:%M" if time.time() - since < 86400 else "%Y-%m-%d %H:%M",
+        time.localtime(since))
+    return "%d stall%s, %.1f s lost%s" % (
+        row["stalls"], "" if row["stalls"] == 1 else "s",
+        row.get("stall_seconds", 0), when)

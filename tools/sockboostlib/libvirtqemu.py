@@ -16,6 +16,7 @@ the domain's <emulator> (the same file) and carry the domain's uuid
 
 import os
 import urllib.parse
+import xml.etree.ElementTree as ET
 
 from . import trust
 from .command import Failure
@@ -135,3 +136,52 @@ def find_qemu(directory, name, uuid, emulator):
                       % (holder, getattr(e, "strerror", None) or e)) \
             from None
     return holder
+
+
+def status_record(directory, name):
+    """(uuid, emulator) of running domain NAME from the status record
+    the driver keeps beside its pid file (NAME.xml, <domstatus>): root's
+    file, opened as trust.py decides.  Failure when it is missing, not
+    to be trusted or not libvirt's form."""
+    path = os.path.join(directory, name + ".xml")
+    try:
+        fd = trust.open_trusted(path)
+    except trust.Untrusted as e:
+        raise Failure("libvirt's status record is not to be trusted: %s"
+                      % e) from None
+    except OSError as e:
+        raise Failure("%s: %s" % (path, e.strerror)) from None
+    try:
+        with os.fdopen(fd, "rb") as f:
+            root = ET.fromstring(f.read(1 << 22))
+    except (ET.ParseError, ValueError) as e:
+        raise Failure("%s: %s" % (path, e)) from None
+    uuid = root.findtext("domain/uuid")
+    emulator = root.findtext("domain/devices/emulator")
+    if root.tag != "domstatus" or not uuid or not emulator:
+        raise Failure("%s is not a status record of libvirt's" % path)
+    return uuid, emulator
+
+
+def running_domains(directory):
+    """{pid: name} of the domains whose QEMU the driver keeping its pid
+    files in DIRECTORY runs, each found and cross-checked as find_qemu
+    does; and the list of (name, why) for those refused.  No domain when
+    DIRECTORY does not exist."""
+    found, refused = {}, []
+    try:
+        names = sorted(n[:-4] for n in os.listdir(directory)
+                       if n.endswith(".pid"))
+    except FileNotFoundError:
+        return found, refused
+    except OSError as e:
+        raise Failure("%s: %s" % (directory, e.strerror)) from None
+    for name in names:
+        try:
+            uuid, emulator = status_record(directory, name)
+            found[find_qemu(directory, name, uuid, emulator)] = name
+        except NotHere:
+            continue
+        except Failure as e:
+            refused.append((name, str(e)))
+    return found, refused

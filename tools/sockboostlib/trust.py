@@ -127,3 +127,27 @@ def run_opened(fd, argv0, args, timeout):
         pass_fds=(fd,), env=RUN_ENVIRONMENT, cwd="/",
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, timeout=timeout).stdout
+
+
+def open_directory(path):
+    """An O_PATH descriptor of directory PATH (absolute), opened one
+    component at a time without following any link: what is then made
+    in it through the descriptor lands there and nowhere else, even if a
+    less privileged user owns a directory above (as the prometheus user
+    owns /var/lib/prometheus on Debian).  Raises Untrusted for a link or
+    a path that climbs, OSError when a component is missing."""
+    names = components(path) if path != "/" else []
+    fd = os.open("/", os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        for i, name in enumerate(names, 1):
+            parent, fd = fd, -1
+            try:
+                fd = open_beneath(parent, name, "/" + "/".join(names[:i]),
+                                  os.O_PATH | os.O_DIRECTORY)
+            finally:
+                os.close(parent)
+        return fd
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        raise
