@@ -73,6 +73,10 @@ assert_help_matches_man () {
   assert_help_matches_man sockboost.1 "HOST OPTIONS" "$SOCKBOOST" host
 }
 
+@test "sockboost metrics" {
+  assert_help_matches_man sockboost.1 "METRICS OPTIONS" "$SOCKBOOST" metrics
+}
+
 @test "sbnbd-server" {
   assert_help_matches_man sbnbd-server.1 OPTIONS "$SBNBD_SERVER"
 }
