@@ -29,6 +29,9 @@
 #                              the test's BPF file system is /sys/fs/bpf:
 #                              the default pins are the test's (doctor,
 #                              status)
+#   hm_metric NAME{LABELS} TEXT
+#                              the value of that sample in the Prometheus
+#                              text TEXT (sockboost metrics, a scrape)
 #   hm_enable [ARG...]         host enable on HM_CGROUP, checked
 #   hm_attached_ids CG         ids of the programs attached to CG, sorted
 #   hm_wait_objects_gone KIND ID...
@@ -158,6 +161,10 @@ hm_nobody_script () {
 
 hm_host () {
   "$SOCKBOOST" host "$@" --pin-dir "$HM_PINS"
+}
+
+hm_metric () {
+  awk -v want="$1" '$1 == want { print $2 }' <<<"$2"
 }
 
 hm_with_default_pins () {

@@ -12,11 +12,6 @@
 
 load helpers
 
-# The value of the sample NAME{LABELS} in the scrape SCRAPE, or nothing.
-sample () {
-  awk -v want="$1" '$1 == want { print $2 }' <<<"$2"
-}
-
 @test "host metrics: the node exporter's scrape has the figures of host status --json" {
   requires qemu-img qemu-nbd jq curl prometheus-node-exporter
   qemu_at_least 8.0 && sb_skip "qemu-nbd $QEMU_VERSION sets TCP_NODELAY itself: no stall to count"
@@ -53,17 +48,17 @@ sample () {
   echo "status: $stalls stalls, $seconds s, $sent bytes sent; scrape:" >&3
   grep '^sockboost_host_.*program="qemu-nbd"' <<<"$scrape" >&3
   [ "$stalls" -ge 10 ] || fail "too few stalls to compare: $json"
-  [ "$(sample 'sockboost_host_stalls_total{program="qemu-nbd",uid="0"}' "$scrape")" = "$stalls" ] ||
+  [ "$(hm_metric 'sockboost_host_stalls_total{program="qemu-nbd",uid="0"}' "$scrape")" = "$stalls" ] ||
     fail "the scrape's stalls are not status's $stalls: $scrape"
-  awk -v a="$(sample 'sockboost_host_stall_seconds_total{program="qemu-nbd",uid="0"}' "$scrape")" \
+  awk -v a="$(hm_metric 'sockboost_host_stall_seconds_total{program="qemu-nbd",uid="0"}' "$scrape")" \
     -v b="$seconds" 'BEGIN { d = a - b; exit !(a != "" && d < 1e-6 && d > -1e-6) }' ||
     fail "the scrape's stall seconds are not status's $seconds: $scrape"
   # The exporter writes large values as floats (1.23e+06): compared as numbers.
-  awk -v a="$(sample 'sockboost_host_sent_bytes_total{program="qemu-nbd",uid="0"}' "$scrape")" \
+  awk -v a="$(hm_metric 'sockboost_host_sent_bytes_total{program="qemu-nbd",uid="0"}' "$scrape")" \
     -v b="$sent" 'BEGIN { exit !(a != "" && a + 0 == b + 0) }' ||
     fail "the scrape's bytes sent are not status's $sent: $scrape"
-  [ "$(sample sockboost_host_counting "$scrape")" = 1 ] || fail "counting is not 1: $scrape"
-  [ "$(sample sockboost_host_tuning "$scrape")" = 0 ] || fail "observing, tuning is not 0: $scrape"
+  [ "$(hm_metric sockboost_host_counting "$scrape")" = 1 ] || fail "counting is not 1: $scrape"
+  [ "$(hm_metric sockboost_host_tuning "$scrape")" = 0 ] || fail "observing, tuning is not 0: $scrape"
   grep -qx '# TYPE sockboost_host_stalls_total counter' <<<"$scrape" || fail "no TYPE line: $scrape"
   grep -q '^# HELP sockboost_host_stall_seconds_total ' <<<"$scrape" || fail "no HELP line: $scrape"
 
@@ -74,9 +69,9 @@ sample () {
   local writer=$! scrapes=0
   while kill -0 "$writer" 2>/dev/null; do
     scrape=$(qt_netns curl -sf "http://127.0.0.1:$port/metrics") || fail "a scrape failed"
-    [ "$(sample node_textfile_scrape_error "$scrape")" = 0 ] ||
+    [ "$(hm_metric node_textfile_scrape_error "$scrape")" = 0 ] ||
       fail "the collector read a broken file: $scrape"
-    [ "$(sample 'sockboost_host_stalls_total{program="qemu-nbd",uid="0"}' "$scrape")" = "$stalls" ] ||
+    [ "$(hm_metric 'sockboost_host_stalls_total{program="qemu-nbd",uid="0"}' "$scrape")" = "$stalls" ] ||
       fail "a scrape lacks the stalls: $scrape"
     scrapes=$((scrapes + 1))
   done
