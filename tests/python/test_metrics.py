@@ -88,6 +88,11 @@ class StallLines(unittest.TestCase):
                                           "removes them"), lines[0])
         self.assertTrue(lines[1].startswith("qemu-nbd: 540 stalls, 23.2 s"))
 
+    def test_program_with_its_version(self):
+        lines = hostmode.stall_lines(STATUS, {}, {"qemu-nbd": "7.2.22"})
+        self.assertTrue(lines[0].startswith("qemu-nbd 7.2.22: 540 stalls"),
+                        lines[0])
+
     def test_tuned_says_what_is_left(self):
         lines = hostmode.stall_lines(dict(STATUS, observe=False), {})
         self.assertTrue(lines[0].endswith("; left with the tuning on"))

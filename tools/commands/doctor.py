@@ -255,16 +255,19 @@ def report_programs(r, found, missing):
         r.say("    not on PATH: " + " ".join(missing))
 
 
-def report_host_mode(r):
+def report_host_mode(r, versions):
     """Whether host mode is on, and whether it can run here (its own
-    self-test, sockboost host check): both as sb-host says them."""
+    self-test, sockboost host check): both as sb-host says them; what
+    its counting saw stall, the programs named with their VERSIONS
+    ({name: version} of those on PATH)."""
     state, state_why = hostmode.host_state()
     check, check_why = hostmode.can_run()
     r.row("host mode", hostmode.state_line(state) if state else
           "unknown: " + state_why)
     r.row("host mode can run", hostmode.check_line(check) if check else
           "unknown: " + check_why)
-    stalls = hostmode.stall_lines(state, running_domains()) if state else []
+    stalls = hostmode.stall_lines(state, running_domains(), versions) \
+        if state else []
     for line in stalls:
         r.row("NBD stalls", line)
     return {"state": state, "state_why": state_why, "check": check,
@@ -291,8 +294,9 @@ def main(argv):
     verdict, fix = report_request(r, d)
     passed, test_verdict = report_library(r, library, d.tb)
     unix_ceiling = report_ceiling(r, d)
-    host_mode = report_host_mode(r)
     found, missing = programs.survey()
+    host_mode = report_host_mode(r, {p.name: p.version for p in found
+                                     if p.version})
     report_programs(r, found, missing)
     if json_wanted:
         print(json.dumps({

@@ -129,11 +129,13 @@ def check_line(check):
         tcp, "not: " + check["unix_why"] if check.get("unix_why") else "off")
 
 
-def stall_lines(state, domains):
+def stall_lines(state, domains, versions=None):
     """What host mode's counting says, one line a libvirt domain and one
     a program row that stalled, for doctor: STATE is sockboost host
-    status --json's, DOMAINS {pid: name} (libvirtqemu.running_domains).
+    status --json's, DOMAINS {pid: name} (libvirtqemu.running_domains),
+    VERSIONS {program: version} of the programs on PATH ("qemu-nbd 7.2").
     [] when host mode does not count, or nothing stalled."""
+    versions = versions or {}
     if not state.get("on") or not state.get("counting"):
         return []
     fix = ("'sockboost host enable' removes them" if state.get("observe")
@@ -148,8 +150,10 @@ def stall_lines(state, domains):
         if row.get("stalls"):
             who = "" if row.get("uid") in (0, None) else \
                 " (uid %d)" % row["uid"]
-            lines.append("%s%s: %s; %s" % (row["program"], who,
-                                           stall_text(row), fix))
+            program = row["program"]
+            if versions.get(program):
+                program += " " + versions[program]
+            lines.append("%s%s: %s; %s" % (program, who, stall_text(row), fix))
     return lines
 
 
