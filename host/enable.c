@@ -12,6 +12,7 @@
 #include "escape.h"
 #include "host.h"
 #include "load.h"
+#include "parts.h"
 #include "pins.h"
 #include "plan.h"
 #include "report.h"
@@ -32,10 +33,14 @@ static void
 settings_of (const struct sb_host_options *o, const struct sb_host_plan *pl,
              struct sb_host_settings *s)
 {
+  int with_unix = sb_host_plan_unix (pl);
+
   memset (s, 0, sizeof *s);
   s->filter = (__u32) o->filter.kind;
-  s->sndbuf = pl->with_unix ? o->sndbuf : 0;
-  s->sndbuf_granted = pl->with_unix ? (__u32) pl->unix_granted : 0;
+  s->sndbuf = with_unix ? o->sndbuf : 0;
+  s->sndbuf_granted = with_unix ? (__u32) pl->unix_granted : 0;
+  s->parts = pl->parts;
+  memcpy (s->part_why, pl->part_why, sizeof s->part_why);
   s->wmem_max = pl->wmem_max < 0 ? 0 : (__u32) pl->wmem_max;
   s->task_group_leader = pl->task_group_leader;
   s->task_comm = pl->task_comm;
@@ -63,13 +68,16 @@ static int
 same_as_current (const struct sb_host_state *st, const struct sb_host_options *o,
                  const struct sb_host_plan *pl)
 {
-  return sb_host_state_attached (st, pl->with_unix) && same_filter (st, o) &&
+  int with_unix = sb_host_plan_unix (pl);
+
+  return sb_host_state_attached (st) && same_filter (st, o) &&
          sb_host_state_counting (st) &&
          st->settings.observe == (o->observe ? 1u : 0u) &&
+         st->settings.parts == pl->parts &&
          st->tcp_by_watcher == pl->tcp_by_watcher &&
          st->settings.cgroup_id == pl->cgroup_id &&
-         st->settings.sndbuf == (pl->with_unix ? o->sndbuf : 0) &&
-         st->settings.sndbuf_granted == (pl->with_unix ? (__u32) pl->unix_granted : 0) &&
+         st->settings.sndbuf == (with_unix ? o->sndbuf : 0) &&
+         st->settings.sndbuf_granted == (with_unix ? (__u32) pl->unix_granted : 0) &&
          st->settings.task_group_leader == pl->task_group_leader &&
          st->settings.task_comm == pl->task_comm;
 }
@@ -82,8 +90,13 @@ put_in_place (struct sb_host_instance *in, struct sb_stalls_instance *counting,
               const struct sb_host_plan *pl, const struct sb_host_pins *pins,
               char *why, size_t why_len)
 {
-  if (sb_host_attach (in, pl->cgroup_fd, why, why_len) == -1)
-    return -1;
+  unsigned attached = sb_host_attach (in, pl->cgroup_fd);
+
+  for (int p = 0; p < SB_HOST_NPARTS; p++)
+    if ((pl->parts & ~attached) & SB_HOST_PART_BIT (p)) {
+      snprintf (why, why_len, "%s", in->why[p]);
+      return -1;
+    }
   if (counting->skel != NULL &&
       sb_stalls_attach (counting, pl->cgroup_fd, why, why_len) == -1)
     return -1;
@@ -141,9 +154,10 @@ replace_generation (const struct sb_host_options *o, const struct sb_host_plan *
               strerror (errno));
     return 1;
   }
-  /* --observe: the maps and the counting, no tuning program. */
-  if (sb_host_load (&in, &s, &o->filter, !pl->tcp_by_watcher && !o->observe,
-                    pl->with_unix && !o->observe, st->marks_fd,
+  /* --observe: the maps and the counting, no tuning part (the plan has
+   * none then).
+   */
+  if (sb_host_load (&in, &s, &o->filter, pl->parts, st->marks_fd,
                     same_filter (st, o) ? st->counts_fd : -1,
                     why, sizeof why) == -1) {
     sb_error ("enable: %s", why);
@@ -196,6 +210,49 @@ report_observe (const struct sb_host_options *o, const struct sb_host_plan *pl,
           "it all off\n", dir);
 }
 
+/* What the unix parts do (one of them at least is on). */
+static void
+report_unix (const struct sb_host_plan *pl)
+{
+  int connect = sb_host_plan_has (pl, SB_HOST_PART_UNIX_CONNECT);
+  int accept = sb_host_plan_has (pl, SB_HOST_PART_UNIX_ACCEPT);
+
+  printf ("  unix: send buffer of the stream sockets they %s raised to %d, "
+          "never lowered (self-test passed)", connect && accept ?
+          "connect or accept" : connect ? "connect" : "accept",
+          pl->unix_granted);
+  if (!accept)
+    printf ("; not of those they accept: %s",
+            pl->part_why[SB_HOST_PART_UNIX_ACCEPT]);
+  if (!connect)
+    printf ("; not of those they connect: %s",
+            pl->part_why[SB_HOST_PART_UNIX_CONNECT]);
+  printf ("\n");
+}
+
+/* What the kernel's TCP parts do, or why not. */
+static void
+report_tcp (const struct sb_host_plan *pl)
+{
+  int bind = sb_host_plan_has (pl, SB_HOST_PART_TCP_BIND);
+  int connect = sb_host_plan_has (pl, SB_HOST_PART_TCP_CONNECT);
+
+  if (bind && connect)
+    printf ("  tcp: TCP_NODELAY on the connections they make, and on their "
+            "listeners, which the connections they accept inherit (self-test "
+            "passed)\n");
+  else if (bind)
+    printf ("  tcp: TCP_NODELAY on their listeners, which the connections "
+            "they accept inherit (self-test passed); not on the connections "
+            "they make: %s\n", pl->part_why[SB_HOST_PART_TCP_CONNECT]);
+  else if (connect)
+    printf ("  tcp: TCP_NODELAY on the connections they make (self-test "
+            "passed); not on their listeners: %s\n",
+            pl->part_why[SB_HOST_PART_TCP_BIND]);
+  else
+    printf ("  tcp: not turned on: %s\n", pl->part_why[SB_HOST_PART_TCP_BIND]);
+}
+
 static void
 report (const struct sb_host_options *o, const struct sb_host_plan *pl,
         const struct sb_host_pins *pins, int mounted_bpffs, int already,
@@ -221,6 +278,7 @@ report (const struct sb_host_options *o, const struct sb_host_plan *pl,
     printf ("  names: " SB_HOST_NAMES_PROCESS "\n");
   else
     printf ("  names: " SB_HOST_NAMES_THREAD ": %s\n", pl->names_why);
+  sb_host_parts_text ("  ", pl->parts, pl->tcp_by_watcher);
   if (pl->tcp_by_watcher)
     printf ("  tcp: TCP_NODELAY set by the watcher (pid %d) on the "
             "connections they make and on their listeners, which the "
@@ -230,13 +288,9 @@ report (const struct sb_host_options *o, const struct sb_host_plan *pl,
   if (already && restarted)
     printf ("  tcp: the watcher was not running: started again\n");
   if (!pl->tcp_by_watcher)
-    printf ("  tcp: TCP_NODELAY on the connections they make, and on their "
-            "listeners, which the connections they accept inherit (self-test "
-            "passed)\n");
-  if (pl->with_unix) {
-    printf ("  unix: send buffer of the stream sockets they connect or "
-            "accept raised to %d, never lowered (self-test passed)\n",
-            pl->unix_granted);
+    report_tcp (pl);
+  if (sb_host_plan_unix (pl)) {
+    report_unix (pl);
     if (pl->unix_granted < 2 * (long long) o->sndbuf)
       printf ("  unix: net.core.wmem_max (%ld) clips the %u requested, and "
               "BPF cannot force it: 'sysctl -w net.core.wmem_max=%u' lets the "
@@ -246,7 +300,8 @@ report (const struct sb_host_options *o, const struct sb_host_plan *pl,
   else if (o->sndbuf == 0)
     printf ("  unix: off (--sndbuf 0)\n");
   else
-    printf ("  unix: not turned on: %s\n", pl->unix_why);
+    printf ("  unix: not turned on: %s\n",
+            pl->part_why[SB_HOST_PART_UNIX_CONNECT]);
   if (counting_why[0] == '\0')
     printf ("  counting: the stalls left, their time and the bytes, per "
             "program and process ('sockboost host status')\n");
@@ -295,7 +350,7 @@ sb_host_enable (const struct sb_host_options *o)
   }
   /* Observing changes no socket: no watcher, no unix hook. */
   if (o->observe)
-    pl.tcp_by_watcher = pl.with_unix = 0;
+    pl.tcp_by_watcher = 0, pl.parts = 0;
   if (sb_host_pins_open (o->pin_dir, 1, &mounted, &pins, why, sizeof why) != 0) {
     sb_error ("enable: %s", why);
     sb_host_plan_close (&pl);

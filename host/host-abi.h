@@ -20,6 +20,26 @@ enum sb_host_filter {
   SB_HOST_FILTER_ALL = 3,       /* every TCP and unix stream socket */
 };
 
+/* The parts of host mode, each loaded and attached on its own (a
+ * kernel that refuses one keeps the others): their programs are named
+ * in load.c.  A new part is a value here, its row there, and its judge
+ * in the self-test (plan.c).
+ */
+enum sb_host_part {
+  SB_HOST_PART_TCP_BIND,        /* TCP_NODELAY on listeners, at bind */
+  SB_HOST_PART_TCP_CONNECT,     /* TCP_NODELAY on connections made */
+  SB_HOST_PART_UNIX_CONNECT,    /* unix stream send buffers, at connect */
+  SB_HOST_PART_UNIX_ACCEPT,     /* and of a server's accepted sockets, when
+                                   it asks for their names */
+  SB_HOST_NPARTS
+};
+#define SB_HOST_PART_BIT(p) (1u << (p))
+#define SB_HOST_PARTS_TCP (SB_HOST_PART_BIT (SB_HOST_PART_TCP_BIND) | \
+                           SB_HOST_PART_BIT (SB_HOST_PART_TCP_CONNECT))
+#define SB_HOST_PARTS_UNIX (SB_HOST_PART_BIT (SB_HOST_PART_UNIX_CONNECT) | \
+                            SB_HOST_PART_BIT (SB_HOST_PART_UNIX_ACCEPT))
+#define SB_HOST_PART_WHY_LEN 200
+
 /* The one entry of the "settings" array: written by enable before any
  * program is attached, read by the programs and by status.
  */
@@ -42,6 +62,7 @@ struct sb_host_settings {
   __u32 task_comm;
   __u32 observe;                /* 1: counting only (enable --observe):
                                    no tuning program is attached */
+  __u32 parts;                  /* bit P: part P is on */
   __u32 unused;
   __u64 first_bytes[4];         /* bit B: a name in "programs" starts with
                                    byte B (most names are refused on it,
@@ -49,6 +70,8 @@ struct sb_host_settings {
   __u64 enabled_at;             /* CLOCK_REALTIME seconds */
   __u64 cgroup_id;              /* where the programs are attached */
   char cgroup[SB_HOST_CGROUP_PATH_LEN];  /* its path, for status; may be cut */
+  char part_why[SB_HOST_NPARTS][SB_HOST_PART_WHY_LEN];  /* why part P is
+                                   off, in one line; "" when it is on */
 };
 
 /* A key of the "programs" LPM trie, and its value: the entry of the

@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /* Loading, attaching and pinning host mode's programs (load.h), through
- * the skeleton bpftool generates from sockboost-host.bpf.c.
+ * the skeleton bpftool generates from sockboost-host.bpf.c, opened once
+ * for the maps and once for each part, whose copy loads only that part's
+ * programs and uses the maps of the first: the kernel judges each part
+ * alone.  Only calls that libbpf 0.3 (Debian 11) and 1.x share.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/bpf.h>
 #include <linux/capability.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf-log.h"
 #include "counts.h"
 #include "escape.h"
 #include "load.h"
@@ -23,7 +27,8 @@
 
 /* Linux 6.7's attach types of the unix socket hooks (enum
  * bpf_attach_type in its uapi linux/bpf.h), which the headers of
- * libbpf 1.1 and of older kernels do not name.
+ * libbpf 1.1 and of older kernels do not name, nor libbpf before 1.3
+ * their section names: the programs are given their type here.
  */
 #define SB_CGROUP_UNIX_CONNECT 49
 #define SB_CGROUP_UNIX_GETSOCKNAME 53
@@ -33,25 +38,28 @@
   "CAP_BPF, CAP_NET_ADMIN and CAP_PERFMON, or CAP_SYS_ADMIN, which a " \
   "container may not grant"
 
-const char *const sb_host_prog_pin[SB_HOST_NPROGS] = {
-  "bind4", "bind6", "connect4", "connect6", "connect_unix",
-  "getsockname_unix",
+const struct sb_host_prog_desc sb_host_progs[SB_HOST_NPROGS] = {
+  { "bind4", "sb_host_tcp_bind4", BPF_CGROUP_INET4_BIND,
+    SB_HOST_PART_TCP_BIND },
+  { "bind6", "sb_host_tcp_bind6", BPF_CGROUP_INET6_BIND,
+    SB_HOST_PART_TCP_BIND },
+  { "connect4", "sb_host_tcp_connect4", BPF_CGROUP_INET4_CONNECT,
+    SB_HOST_PART_TCP_CONNECT },
+  { "connect6", "sb_host_tcp_connect6", BPF_CGROUP_INET6_CONNECT,
+    SB_HOST_PART_TCP_CONNECT },
+  { "connect_unix", "sb_host_unix_connect", SB_CGROUP_UNIX_CONNECT,
+    SB_HOST_PART_UNIX_CONNECT },
+  { "getsockname_unix", "sb_host_unix_getsockname", SB_CGROUP_UNIX_GETSOCKNAME,
+    SB_HOST_PART_UNIX_ACCEPT },
+};
+
+const char *const sb_host_part_name[SB_HOST_NPARTS] = {
+  "tcp-bind", "tcp-connect", "unix-connect", "unix-accept",
 };
 
 const char *const sb_host_map_pin[SB_HOST_NMAPS] = {
   "settings", "programs", "ports", "marks", "counts",
 };
-
-static struct bpf_program *
-prog_of (struct sockboost_host *skel, enum sb_host_prog i)
-{
-  struct bpf_program *all[SB_HOST_NPROGS] = {
-    skel->progs.sb_host_tcp_bind4, skel->progs.sb_host_tcp_bind6,
-    skel->progs.sb_host_tcp_connect4, skel->progs.sb_host_tcp_connect6,
-    skel->progs.sb_host_unix_connect, skel->progs.sb_host_unix_getsockname,
-  };
-  return all[i];
-}
 
 static struct bpf_map *
 map_of (struct sockboost_host *skel, enum sb_host_map i)
@@ -63,41 +71,13 @@ map_of (struct sockboost_host *skel, enum sb_host_map i)
   return all[i];
 }
 
-/* ---- libbpf's messages ---------------------------------------------- */
-
-static int libbpf_verbose;
-static char libbpf_last[512];
-
-static int
-libbpf_message (enum libbpf_print_level level, const char *fmt, va_list ap)
+static struct bpf_program *
+prog_of (struct sockboost_host *skel, int i)
 {
-  char line[sizeof libbpf_last], shown[sizeof libbpf_last];
-  size_t len;
-
-  if (level == LIBBPF_DEBUG && libbpf_verbose < 2)
-    return 0;
-  vsnprintf (line, sizeof line, fmt, ap);
-  len = strlen (line);
-  while (len > 0 && line[len - 1] == '\n')
-    line[--len] = '\0';
-  if (len == 0)
-    return 0;
-  if (libbpf_verbose)
-    fprintf (stderr, "sockboost host: libbpf: %s\n",
-             sb_escape_str (shown, sizeof shown, line));
-  if (level == LIBBPF_WARN)
-    snprintf (libbpf_last, sizeof libbpf_last, "%s", line);
-  return 0;
+  return bpf_object__find_program_by_name (skel->obj, sb_host_progs[i].function);
 }
 
-void
-sb_host_libbpf_messages (int verbose)
-{
-  libbpf_verbose = verbose;
-  libbpf_set_print (libbpf_message);
-}
-
-/* ---- rights --------------------------------------------------------- */
+/* ---- rights, and the unix hooks ------------------------------------ */
 
 static int
 has_capability (const struct __user_cap_data_struct d[2], int cap)
@@ -121,27 +101,7 @@ sb_host_rights (char *why, size_t why_len)
   return 0;
 }
 
-/* ---- the unix hooks ------------------------------------------------- */
-
-/* Teach libbpf before 1.3 the section names of the unix hooks.  A newer
- * libbpf knows them already; its own definition is the same.
- */
-static void
-register_unix_sections (void)
-{
-  static int done;
-
-  if (done)
-    return;
-  done = 1;
-  libbpf_register_prog_handler ("cgroup/connect_unix",
-                                BPF_PROG_TYPE_CGROUP_SOCK_ADDR,
-                                SB_CGROUP_UNIX_CONNECT, NULL);
-  libbpf_register_prog_handler ("cgroup/getsockname_unix",
-                                BPF_PROG_TYPE_CGROUP_SOCK_ADDR,
-                                SB_CGROUP_UNIX_GETSOCKNAME, NULL);
-}
-
+/* bpf(BPF_PROG_LOAD) itself: libbpf 0.3 and 1.x name it differently. */
 int
 sb_host_probe_unix (char *why, size_t why_len)
 {
@@ -150,23 +110,24 @@ sb_host_probe_unix (char *why, size_t why_len)
     { .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
     { .code = BPF_JMP | BPF_EXIT },
   };
-  LIBBPF_OPTS (bpf_prog_load_opts, opts,
-               .expected_attach_type = SB_CGROUP_UNIX_CONNECT);
-  int fd = bpf_prog_load (BPF_PROG_TYPE_CGROUP_SOCK_ADDR, "sb_probe_unix",
-                          "Dual MIT/GPL", insns, 2, &opts);
+  static const char license[] = "Dual MIT/GPL";
+  union bpf_attr attr;
+  int fd;
 
+  memset (&attr, 0, sizeof attr);
+  attr.prog_type = BPF_PROG_TYPE_CGROUP_SOCK_ADDR;
+  attr.expected_attach_type = SB_CGROUP_UNIX_CONNECT;
+  attr.insns = (__u64) (unsigned long) insns;
+  attr.insn_cnt = sizeof insns / sizeof insns[0];
+  attr.license = (__u64) (unsigned long) license;
+  fd = (int) syscall (SYS_bpf, BPF_PROG_LOAD, &attr, sizeof attr);
   if (fd >= 0) {
     close (fd);
     return 1;
   }
-  fd = -fd;
-  if (fd == EPERM || fd == EACCES) {
-    snprintf (why, why_len, NO_RIGHTS, strerror (fd));
-    return -1;
-  }
   snprintf (why, why_len, "this kernel has no unix socket hooks (a "
             "program for attach type %d was refused: %s; they came with "
-            "Linux 6.7)", SB_CGROUP_UNIX_CONNECT, strerror (fd));
+            "Linux 6.7)", SB_CGROUP_UNIX_CONNECT, strerror (errno));
   return 0;
 }
 
@@ -213,69 +174,127 @@ fill_maps (struct sockboost_host *skel, const struct sb_host_settings *s,
   return 0;
 }
 
+/* A copy of the object that loads the programs of the parts PARTS only
+ * (none: the maps alone), using the maps of MAPS when given.
+ */
+static struct sockboost_host *
+open_copy (unsigned parts, struct sockboost_host *maps)
+{
+  struct sockboost_host *skel = sockboost_host__open ();
+
+  if (skel == NULL)
+    return NULL;
+  for (int i = 0; i < SB_HOST_NPROGS; i++) {
+    struct bpf_program *p = prog_of (skel, i);
+    bpf_program__set_type (p, BPF_PROG_TYPE_CGROUP_SOCK_ADDR);
+    bpf_program__set_expected_attach_type (p, (enum bpf_attach_type)
+                                           sb_host_progs[i].attach_type);
+    bpf_program__set_autoload (p, (parts & SB_HOST_PART_BIT (sb_host_progs[i].part)) != 0);
+  }
+  for (int m = 0; maps != NULL && m < SB_HOST_NMAPS; m++)
+    bpf_map__reuse_fd (map_of (skel, m), bpf_map__fd (map_of (maps, m)));
+  return skel;
+}
+
+/* The first of part P's programs, whose name the reason gives. */
+static const char *
+first_function (enum sb_host_part p)
+{
+  for (int i = 0; i < SB_HOST_NPROGS; i++)
+    if (sb_host_progs[i].part == p)
+      return sb_host_progs[i].function;
+  return "?";
+}
+
+static void
+load_part (struct sb_host_instance *in, enum sb_host_part p)
+{
+  char reason[SB_HOST_PART_WHY_LEN - 64];
+  int err;
+
+  sb_host_bpf_log_reset ();
+  in->parts[p] = open_copy (SB_HOST_PART_BIT (p), in->maps);
+  err = in->parts[p] == NULL ? -errno : sockboost_host__load (in->parts[p]);
+  if (err == 0) {
+    in->loaded |= SB_HOST_PART_BIT (p);
+    return;
+  }
+  sb_host_bpf_log_reason (reason, sizeof reason);
+  snprintf (in->why[p], sizeof in->why[p], "the kernel refused %s: %s",
+            sb_host_bpf_log_program ()[0] ? sb_host_bpf_log_program () :
+            first_function (p), reason[0] ? reason : strerror (-err));
+  sockboost_host__destroy (in->parts[p]);
+  in->parts[p] = NULL;
+}
+
 int
 sb_host_load (struct sb_host_instance *in, const struct sb_host_settings *s,
-              const struct sb_host_filter_spec *f, int with_tcp,
-              int with_unix, int reuse_marks, int reuse_counts, char *why,
-              size_t why_len)
+              const struct sb_host_filter_spec *f, unsigned parts,
+              int reuse_marks, int reuse_counts, char *why, size_t why_len)
 {
+  char reason[512];
   int err;
 
   memset (in, 0, sizeof *in);
-  in->with_tcp = with_tcp;
-  in->with_unix = with_unix;
-  register_unix_sections ();
-  libbpf_last[0] = '\0';
-  in->skel = sockboost_host__open ();
-  if (in->skel == NULL) {
+  sb_host_bpf_log_reset ();
+  in->maps = open_copy (0, NULL);
+  if (in->maps == NULL) {
     snprintf (why, why_len, "cannot open the BPF programs: %s",
               strerror (errno));
     return -1;
   }
-  for (int i = 0; i < SB_HOST_NPROGS; i++)
-    if ((SB_HOST_PROG_IS_UNIX (i) && !with_unix) ||
-        (SB_HOST_PROG_IS_TCP (i) && !with_tcp))
-      bpf_program__set_autoload (prog_of (in->skel, i), false);
-  sb_host_reuse_map (in->skel->maps.marks, reuse_marks);
-  sb_host_reuse_map (in->skel->maps.counts, reuse_counts);
-  err = sockboost_host__load (in->skel);
-  if (err == -EPERM || err == -EACCES) {
+  sb_host_reuse_map (in->maps->maps.marks, reuse_marks);
+  sb_host_reuse_map (in->maps->maps.counts, reuse_counts);
+  err = sockboost_host__load (in->maps);
+  if (err == -EPERM || err == -EACCES)
     snprintf (why, why_len, NO_RIGHTS, strerror (-err));
-    sb_host_unload (in);
-    return -1;
+  else if (err != 0)
+    snprintf (why, why_len, "the kernel refused host mode's maps: %s",
+              sb_host_bpf_log_reason (reason, sizeof reason)[0] ? reason :
+              strerror (-err));
+  else if (fill_maps (in->maps, s, f) == -1) {
+    snprintf (why, why_len, "cannot fill the BPF maps: %s", strerror (errno));
+    err = -1;
   }
   if (err != 0) {
-    snprintf (why, why_len, "the kernel refused the BPF programs: %s%s%s",
-              strerror (-err), libbpf_last[0] ? "; libbpf: " : "",
-              libbpf_last);
     sb_host_unload (in);
     return -1;
   }
-  if (fill_maps (in->skel, s, f) == -1) {
-    snprintf (why, why_len, "cannot fill the BPF maps: %s", strerror (errno));
-    sb_host_unload (in);
-    return -1;
-  }
+  for (int p = 0; p < SB_HOST_NPARTS; p++)
+    if (parts & SB_HOST_PART_BIT (p))
+      load_part (in, (enum sb_host_part) p);
   return 0;
 }
 
-int
-sb_host_attach (struct sb_host_instance *in, int cgroup_fd, char *why,
-                size_t why_len)
+/* Detach and forget the links of part P. */
+static void
+drop_links (struct sb_host_instance *in, enum sb_host_part p)
+{
+  for (int i = 0; i < SB_HOST_NPROGS; i++)
+    if (sb_host_progs[i].part == p) {
+      bpf_link__destroy (in->links[i]);
+      in->links[i] = NULL;
+    }
+}
+
+unsigned
+sb_host_attach (struct sb_host_instance *in, int cgroup_fd)
 {
   for (int i = 0; i < SB_HOST_NPROGS; i++) {
-    if ((SB_HOST_PROG_IS_UNIX (i) && !in->with_unix) ||
-        (SB_HOST_PROG_IS_TCP (i) && !in->with_tcp))
+    enum sb_host_part p = sb_host_progs[i].part;
+    if (!(in->loaded & SB_HOST_PART_BIT (p)))
       continue;
-    in->links[i] = bpf_program__attach_cgroup (prog_of (in->skel, i),
+    in->links[i] = bpf_program__attach_cgroup (prog_of (in->parts[p], i),
                                                cgroup_fd);
-    if (in->links[i] == NULL) {
-      snprintf (why, why_len, "cannot attach %s to the cgroup: %s",
-                sb_host_prog_pin[i], strerror (errno));
-      return -1;
+    if (libbpf_get_error (in->links[i]) != 0) {
+      snprintf (in->why[p], sizeof in->why[p], "cannot attach %s to the "
+                "cgroup: %s", sb_host_progs[i].function, strerror (errno));
+      in->links[i] = NULL;
+      in->loaded &= ~SB_HOST_PART_BIT (p);
+      drop_links (in, p);
     }
   }
-  return 0;
+  return in->loaded;
 }
 
 int
@@ -286,7 +305,7 @@ sb_host_pin (struct sb_host_instance *in, const struct sb_host_pins *p,
 
   for (int i = 0; i < SB_HOST_NMAPS; i++) {
     sb_host_pin_path (p, gen, sb_host_map_pin[i], path, sizeof path);
-    if (bpf_obj_pin (bpf_map__fd (map_of (in->skel, i)), path) != 0) {
+    if (bpf_obj_pin (bpf_map__fd (map_of (in->maps, i)), path) != 0) {
       snprintf (why, why_len, "cannot pin map %s: %s", sb_host_map_pin[i],
                 strerror (errno));
       return -1;
@@ -295,9 +314,9 @@ sb_host_pin (struct sb_host_instance *in, const struct sb_host_pins *p,
   for (int i = 0; i < SB_HOST_NPROGS; i++) {
     if (in->links[i] == NULL)
       continue;
-    sb_host_pin_path (p, gen, sb_host_prog_pin[i], path, sizeof path);
+    sb_host_pin_path (p, gen, sb_host_progs[i].pin, path, sizeof path);
     if (bpf_obj_pin (bpf_link__fd (in->links[i]), path) != 0) {
-      snprintf (why, why_len, "cannot pin link %s: %s", sb_host_prog_pin[i],
+      snprintf (why, why_len, "cannot pin link %s: %s", sb_host_progs[i].pin,
                 strerror (errno));
       return -1;
     }
@@ -308,7 +327,7 @@ sb_host_pin (struct sb_host_instance *in, const struct sb_host_pins *p,
 int
 sb_host_map_fd (const struct sb_host_instance *in, enum sb_host_map m)
 {
-  return bpf_map__fd (map_of (in->skel, m));
+  return bpf_map__fd (map_of (in->maps, m));
 }
 
 void
@@ -318,6 +337,10 @@ sb_host_unload (struct sb_host_instance *in)
     bpf_link__destroy (in->links[i]);
     in->links[i] = NULL;
   }
-  sockboost_host__destroy (in->skel);
-  in->skel = NULL;
+  for (int p = 0; p < SB_HOST_NPARTS; p++) {
+    sockboost_host__destroy (in->parts[p]);
+    in->parts[p] = NULL;
+  }
+  sockboost_host__destroy (in->maps);
+  in->maps = NULL;
 }

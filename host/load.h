@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* One loaded copy of host mode's kernel programs and maps: loaded for
- * a filter, attached to a cgroup, pinned, or dropped (which detaches
+/* One loaded copy of host mode's kernel programs and maps: the maps
+ * made and filled for a filter, then each part (host-abi.h) loaded and
+ * attached to a cgroup on its own, pinned, or dropped (which detaches
  * whatever is not pinned).
  */
 #ifndef SOCKBOOST_HOST_LOAD_H
@@ -12,7 +13,9 @@
 #include "host-abi.h"
 #include "pins.h"
 
-/* The programs: attached and pinned (their links) under these names. */
+/* The programs, each of a part: attached and pinned (their links) under
+ * their pin names.
+ */
 enum sb_host_prog {
   SB_HOST_PROG_BIND4,
   SB_HOST_PROG_BIND6,
@@ -22,9 +25,18 @@ enum sb_host_prog {
   SB_HOST_PROG_GETSOCKNAME_UNIX,
   SB_HOST_NPROGS
 };
-extern const char *const sb_host_prog_pin[SB_HOST_NPROGS];
+struct sb_host_prog_desc {
+  const char *pin;              /* "bind4" */
+  const char *function;         /* "sb_host_tcp_bind4" */
+  int attach_type;              /* enum bpf_attach_type */
+  enum sb_host_part part;
+};
+extern const struct sb_host_prog_desc sb_host_progs[SB_HOST_NPROGS];
 
-/* The maps, pinned under these names. */
+/* The parts' names, as enable and status say them ("tcp-bind"). */
+extern const char *const sb_host_part_name[SB_HOST_NPARTS];
+
+/* The maps, shared by every part, pinned under these names. */
 enum sb_host_map {
   SB_HOST_MAP_SETTINGS,
   SB_HOST_MAP_PROGRAMS,
@@ -35,20 +47,15 @@ enum sb_host_map {
 };
 extern const char *const sb_host_map_pin[SB_HOST_NMAPS];
 
-/* Whether program I is one of the unix hooks (Linux 6.7 and later). */
-#define SB_HOST_PROG_IS_UNIX(i) ((i) >= SB_HOST_PROG_CONNECT_UNIX)
-/* Whether it is one of the TCP hooks, which the watcher replaces where
- * the kernel's BPF cannot set TCP_NODELAY (watch.h).
- */
-#define SB_HOST_PROG_IS_TCP(i) ((i) <= SB_HOST_PROG_CONNECT6)
-
 struct sockboost_host;
 struct bpf_link;
 struct sb_host_instance {
-  struct sockboost_host *skel;
+  struct sockboost_host *maps;  /* the maps (no program of it loaded) */
+  struct sockboost_host *parts[SB_HOST_NPARTS];  /* a part's programs */
   struct bpf_link *links[SB_HOST_NPROGS];  /* NULL when not attached */
-  int with_tcp;
-  int with_unix;
+  unsigned loaded;              /* SB_HOST_PART_BIT of the parts loaded */
+  char why[SB_HOST_NPARTS][SB_HOST_PART_WHY_LEN];  /* why a part asked
+                                   for is not loaded, or not attached */
 };
 
 /* Whether this process may load the programs (its effective
@@ -57,21 +64,23 @@ struct sb_host_instance {
  */
 extern int sb_host_rights (char *why, size_t why_len);
 
-/* Whether this kernel has the unix hooks: 1, 0 (WHY says what it
- * answered), or -1 when it refuses BPF altogether (WHY says why).
+/* Whether this kernel has the unix hooks: 1, or 0 (WHY says what it
+ * answered).
  */
 extern int sb_host_probe_unix (char *why, size_t why_len);
 
-/* Load the programs (the TCP hooks only WITH_TCP, the unix hooks only
- * WITH_UNIX) and fill their maps with S and F, making the reserved rows
- * of F's entries in "counts".  REUSE_MARKS and REUSE_COUNTS are pinned
+/* Make the maps and fill them with S and F (the reserved rows of F's
+ * entries in "counts" too), then load each of the PARTS
+ * (SB_HOST_PART_BIT) on its own: IN->loaded says which the kernel took,
+ * IN->why why not the others.  REUSE_MARKS and REUSE_COUNTS are pinned
  * maps of the generation being replaced, kept so that sockets it marked
- * and what it counted carry over, or -1.  Return 0 or -1 with WHY.
+ * and what it counted carry over, or -1.  Return 0, or -1 with WHY when
+ * not even the maps can be made.
  */
 extern int sb_host_load (struct sb_host_instance *in,
                          const struct sb_host_settings *s,
-                         const struct sb_host_filter_spec *f, int with_tcp,
-                         int with_unix, int reuse_marks, int reuse_counts,
+                         const struct sb_host_filter_spec *f, unsigned parts,
+                         int reuse_marks, int reuse_counts,
                          char *why, size_t why_len);
 
 /* Use the map at FD (one of a generation being replaced) for M, of an
@@ -81,11 +90,12 @@ extern int sb_host_load (struct sb_host_instance *in,
 struct bpf_map;
 extern void sb_host_reuse_map (struct bpf_map *m, int fd);
 
-/* Attach the loaded programs to the cgroup open at CGROUP_FD (links,
- * which go away with the last descriptor unless pinned).
+/* Attach each loaded part to the cgroup open at CGROUP_FD (links, which
+ * go away with the last descriptor unless pinned); a part that cannot
+ * be attached is dropped (IN->why says why).  Returns IN->loaded: the
+ * parts attached.
  */
-extern int sb_host_attach (struct sb_host_instance *in, int cgroup_fd,
-                           char *why, size_t why_len);
+extern unsigned sb_host_attach (struct sb_host_instance *in, int cgroup_fd);
 
 /* Pin the links and maps in generation GEN of P. */
 extern int sb_host_pin (struct sb_host_instance *in,
@@ -98,11 +108,5 @@ extern int sb_host_map_fd (const struct sb_host_instance *in,
 
 /* Close everything; what is not pinned is detached and freed. */
 extern void sb_host_unload (struct sb_host_instance *in);
-
-/* With VERBOSE, libbpf's messages go to stderr (twice: its debug
- * messages too).  Its last warning is kept either way, for the message
- * of a load the kernel refuses.
- */
-extern void sb_host_libbpf_messages (int verbose);
 
 #endif /* SOCKBOOST_HOST_LOAD_H */

@@ -37,35 +37,102 @@ find_cgroup (const struct sb_host_options *o, struct sb_host_plan *pl,
   return 0;
 }
 
-/* What the self-test R says of TCP: 0, or -1 with WHY. */
+/* What the self-test R says of each part it had: 0, or -1 with WHY.
+ * A new part brings its judge.
+ */
+typedef int part_judge (const struct sb_host_selftest *r, char *why,
+                        size_t why_len);
+
 static int
-judge_tcp (const struct sb_host_selftest *r, char *why, size_t why_len)
+problem (const struct sb_host_selftest *r, char *why, size_t why_len,
+         const char *what)
 {
-  if (r->tcp_nodelay[0] == 1 && r->tcp_nodelay[1] == 1 &&
-      r->counts.tcp_bind >= 1 && r->counts.tcp_connect >= 1)
-    return 0;
-  snprintf (why, why_len, "the self-test's TCP connection did not get "
-            "TCP_NODELAY from the kernel's bind and connect hooks (client "
-            "%d, server %d, counted %llu bound, %llu connected)%s%s",
-            r->tcp_nodelay[0], r->tcp_nodelay[1],
-            (unsigned long long) r->counts.tcp_bind,
-            (unsigned long long) r->counts.tcp_connect,
-            r->problem[0] ? ": " : "", r->problem);
+  snprintf (why, why_len, "%s%s%s", what, r->problem[0] ? ": " : "",
+            r->problem);
   return -1;
 }
 
-/* What it says of the unix hooks, which it tried: 0, or -1 with WHY. */
+/* A listener's TCP_NODELAY shows on the socket accepted from it. */
 static int
-judge_unix (const struct sb_host_selftest *r, char *why, size_t why_len)
+judge_tcp_bind (const struct sb_host_selftest *r, char *why, size_t why_len)
 {
-  if (r->counts.unix_sndbuf >= 2 && r->unix_sndbuf[0] > r->unix_before &&
-      r->unix_sndbuf[1] == r->unix_sndbuf[0])
+  char what[128];
+
+  if (r->tcp_nodelay[1] == 1 && r->counts.tcp_bind >= 1)
     return 0;
-  snprintf (why, why_len, "the self-test's unix sockets kept their send "
-            "buffer of %d (client %d, server %d)%s%s", r->unix_before,
-            r->unix_sndbuf[0], r->unix_sndbuf[1], r->problem[0] ? ": " : "",
-            r->problem);
-  return -1;
+  snprintf (what, sizeof what, "the self-test's listener did not get "
+            "TCP_NODELAY (accepted socket %d, counted %llu)", r->tcp_nodelay[1],
+            (unsigned long long) r->counts.tcp_bind);
+  return problem (r, why, why_len, what);
+}
+
+static int
+judge_tcp_connect (const struct sb_host_selftest *r, char *why, size_t why_len)
+{
+  char what[128];
+
+  if (r->tcp_nodelay[0] == 1 && r->counts.tcp_connect >= 1)
+    return 0;
+  snprintf (what, sizeof what, "the self-test's connection did not get "
+            "TCP_NODELAY (%d, counted %llu)", r->tcp_nodelay[0],
+            (unsigned long long) r->counts.tcp_connect);
+  return problem (r, why, why_len, what);
+}
+
+/* Socket SIDE (0 the client, 1 the server's accepted one) got a
+ * bigger send buffer.
+ */
+static int
+judge_unix (const struct sb_host_selftest *r, int side, char *why,
+            size_t why_len)
+{
+  char what[128];
+
+  if (r->counts.unix_sndbuf >= 1 && r->unix_sndbuf[side] > r->unix_before)
+    return 0;
+  snprintf (what, sizeof what, "the self-test's unix %s kept its send "
+            "buffer of %d (%d)", side ? "accepted socket" : "client",
+            r->unix_before, r->unix_sndbuf[side]);
+  return problem (r, why, why_len, what);
+}
+
+static int
+judge_unix_connect (const struct sb_host_selftest *r, char *why, size_t why_len)
+{
+  return judge_unix (r, 0, why, why_len);
+}
+
+static int
+judge_unix_accept (const struct sb_host_selftest *r, char *why, size_t why_len)
+{
+  return judge_unix (r, 1, why, why_len);
+}
+
+static part_judge *const judges[SB_HOST_NPARTS] = {
+  [SB_HOST_PART_TCP_BIND] = judge_tcp_bind,
+  [SB_HOST_PART_TCP_CONNECT] = judge_tcp_connect,
+  [SB_HOST_PART_UNIX_CONNECT] = judge_unix_connect,
+  [SB_HOST_PART_UNIX_ACCEPT] = judge_unix_accept,
+};
+
+/* The parts of WANTED that passed the self-test R; WHY gets why each of
+ * the others did not (the kernel's refusal, or the judge's).
+ */
+static unsigned
+passed (const struct sb_host_selftest *r, unsigned wanted,
+        char why[SB_HOST_NPARTS][SB_HOST_PART_WHY_LEN])
+{
+  unsigned ok = 0;
+
+  for (int p = 0; p < SB_HOST_NPARTS; p++) {
+    if (!(wanted & SB_HOST_PART_BIT (p)))
+      continue;
+    if (!(r->parts & SB_HOST_PART_BIT (p)))
+      snprintf (why[p], SB_HOST_PART_WHY_LEN, "%s", r->part_why[p]);
+    else if (judges[p] (r, why[p], SB_HOST_PART_WHY_LEN) == 0)
+      ok |= SB_HOST_PART_BIT (p);
+  }
+  return ok;
 }
 
 /* TCP by the watcher, where the kernel's TCP hooks failed (KERNEL_WHY
@@ -106,12 +173,12 @@ judge_watcher (struct sb_host_plan *pl, const char *kernel_why, char *why,
   return -1;
 }
 
-/* The self-test of the kernel's programs, with the process's name read
- * as PL says: 0 (R says what happened) or -1 with WHY.
+/* The self-test of the PARTS, with the process's name read as PL says:
+ * 0 (R says what happened) or -1 with WHY.
  */
 static int
 selftest (const struct sb_host_options *o, const struct sb_host_plan *pl,
-          int unix_ok, struct sb_host_selftest *r, char *why, size_t why_len)
+          unsigned parts, struct sb_host_selftest *r, char *why, size_t why_len)
 {
   struct sb_host_settings base;
 
@@ -119,78 +186,110 @@ selftest (const struct sb_host_options *o, const struct sb_host_plan *pl,
   base.sndbuf = o->sndbuf;
   base.task_group_leader = pl->task_group_leader;
   base.task_comm = pl->task_comm;
-  return sb_host_selftest (pl->cgroup_fd, &base, unix_ok, r, why, why_len);
+  return sb_host_selftest (pl->cgroup_fd, &base, parts, r, why, why_len);
+}
+
+static int
+count_bits (unsigned v)
+{
+  int n = 0;
+
+  for (; v != 0; v &= v - 1)
+    n++;
+  return n;
 }
 
 /* Where the programs read a process's name: its leader's, where the
  * kernel's BTF says and the self-test's thread of another name is taken
  * by it; the calling thread's otherwise (PL->names_why says why).  R is
- * the self-test that counts, run again with the thread's names when the
- * leader's failed it.
+ * the self-test of the parts WANTED that counts, run again with the
+ * thread's names when the leader's failed a part the kernel took.
  */
 static int
 choose_names (const struct sb_host_options *o, struct sb_host_plan *pl,
-              int unix_ok, struct sb_host_selftest *r, char *why, size_t why_len)
+              unsigned wanted, struct sb_host_selftest *r, char *why,
+              size_t why_len)
 {
-  char leader_why[512];
-  int status;
+  static struct sb_host_selftest by_thread;
+  char whys[SB_HOST_NPARTS][SB_HOST_PART_WHY_LEN];
+  uint32_t leader, comm;
+  unsigned ok;
 
   if (sb_host_task_offsets (SB_HOST_VMLINUX_BTF, &pl->task_group_leader,
                             &pl->task_comm, pl->names_why,
                             sizeof pl->names_why) == -1)
-    return selftest (o, pl, unix_ok, r, why, why_len);
-  status = selftest (o, pl, unix_ok, r, why, why_len);
-  if (status == -1 || judge_tcp (r, leader_why, sizeof leader_why) == 0)
-    return status;
-  snprintf (pl->names_why, sizeof pl->names_why, "read where the kernel's "
-            "BTF says, the self-test's process name did not take its "
-            "thread of another name (%s)", leader_why);
+    return selftest (o, pl, wanted, r, why, why_len);
+  if (selftest (o, pl, wanted, r, why, why_len) == -1)
+    return -1;
+  ok = passed (r, wanted, whys);
+  if (ok == r->parts)
+    return 0;
+  leader = pl->task_group_leader, comm = pl->task_comm;
   pl->task_group_leader = pl->task_comm = 0;
-  return selftest (o, pl, unix_ok, r, why, why_len);
+  if (selftest (o, pl, wanted, &by_thread, why, why_len) == 0 &&
+      count_bits (passed (&by_thread, wanted, whys)) > count_bits (ok)) {
+    snprintf (pl->names_why, sizeof pl->names_why, "read where the "
+              "kernel's BTF says, the self-test's process name did not take "
+              "its thread of another name");
+    *r = by_thread;
+    return 0;
+  }
+  pl->task_group_leader = leader, pl->task_comm = comm;
+  return 0;
 }
 
-/* The self-test decides what can be turned on. */
+/* The unix parts, when wanted: PL->part_why says why not otherwise. */
+static unsigned
+unix_wanted (const struct sb_host_options *o, struct sb_host_plan *pl)
+{
+  char *why = pl->part_why[SB_HOST_PART_UNIX_CONNECT];
+
+  if (o->sndbuf == 0)
+    snprintf (why, SB_HOST_PART_WHY_LEN, "off (--sndbuf 0)");
+  else if (sb_host_probe_unix (why, SB_HOST_PART_WHY_LEN))
+    return SB_HOST_PARTS_UNIX;
+  memcpy (pl->part_why[SB_HOST_PART_UNIX_ACCEPT], why, SB_HOST_PART_WHY_LEN);
+  return 0;
+}
+
+/* The self-test decides what can be turned on: each part the kernel
+ * takes and the self-test sees work; where the kernel's TCP hooks do not
+ * both (before Linux 6.1 no BPF program may set TCP_NODELAY), the
+ * watcher for TCP if its own self-test passes.
+ */
 static int
 check_kernel (const struct sb_host_options *o, struct sb_host_plan *pl,
               char *why, size_t why_len)
 {
   struct sb_host_selftest r;
-  char tcp_why[512];
-  int unix_ok = 0, kernel_tcp;
+  char tcp_why[2 * SB_HOST_PART_WHY_LEN + 8];
+  unsigned wanted = SB_HOST_PARTS_TCP, ok;
 
   if (sb_host_rights (why, why_len) == -1)
     return SB_HOST_PLAN_UNAVAILABLE;
-  if (o->sndbuf != 0) {
-    unix_ok = sb_host_probe_unix (pl->unix_why, sizeof pl->unix_why);
-    if (unix_ok == -1) {
-      snprintf (why, why_len, "%s", pl->unix_why);
-      return SB_HOST_PLAN_UNAVAILABLE;
-    }
+  wanted |= unix_wanted (o, pl);
+  if (o->watcher) {
+    wanted &= ~SB_HOST_PARTS_TCP;
+    snprintf (pl->part_why[SB_HOST_PART_TCP_BIND], SB_HOST_PART_WHY_LEN,
+              "--watcher asks for the watcher");
+    snprintf (pl->part_why[SB_HOST_PART_TCP_CONNECT], SB_HOST_PART_WHY_LEN,
+              "--watcher asks for the watcher");
   }
   pl->wmem_max = sb_wmem_max (NULL);
-  /* Where the kernel refuses the TCP hooks (before Linux 6.1, no BPF
-   * program may set TCP_NODELAY) the programs do not load together, and
-   * the watcher is the TCP part; the unix hooks came later (6.7).
-   */
-  if (choose_names (o, pl, unix_ok, &r, tcp_why, sizeof tcp_why) == -1) {
-    kernel_tcp = 0;
-    if (unix_ok)
-      snprintf (pl->unix_why, sizeof pl->unix_why, "not tried: the kernel "
-                "refused the programs, the TCP hooks with them");
-    unix_ok = 0;
-  }
-  else if (o->watcher) {
-    kernel_tcp = 0;
-    snprintf (tcp_why, sizeof tcp_why, "--watcher asks for the watcher");
-  }
-  else
-    kernel_tcp = judge_tcp (&r, tcp_why, sizeof tcp_why) == 0;
-  if (!kernel_tcp && judge_watcher (pl, tcp_why, why, why_len) == -1)
+  if (choose_names (o, pl, wanted, &r, why, why_len) == -1)
     return SB_HOST_PLAN_UNAVAILABLE;
-  if (unix_ok && judge_unix (&r, pl->unix_why, sizeof pl->unix_why) == -1)
-    unix_ok = 0;
-  pl->with_unix = unix_ok;
-  pl->unix_granted = r.unix_sndbuf[0];
+  ok = passed (&r, wanted, pl->part_why);
+  if ((ok & SB_HOST_PARTS_TCP) != SB_HOST_PARTS_TCP) {
+    snprintf (tcp_why, sizeof tcp_why, "%s",
+              pl->part_why[ok & SB_HOST_PART_BIT (SB_HOST_PART_TCP_BIND) ?
+                           SB_HOST_PART_TCP_CONNECT : SB_HOST_PART_TCP_BIND]);
+    if (judge_watcher (pl, tcp_why, why, why_len) == 0)
+      ok &= ~SB_HOST_PARTS_TCP;
+    else if (ok == 0)
+      return SB_HOST_PLAN_UNAVAILABLE;
+  }
+  pl->parts = ok;
+  pl->unix_granted = r.unix_sndbuf[sb_host_plan_has (pl, SB_HOST_PART_UNIX_CONNECT) ? 0 : 1];
   return 0;
 }
 

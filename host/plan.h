@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "host-abi.h"
 #include "host.h"
 
 struct sb_host_plan {
@@ -16,17 +17,33 @@ struct sb_host_plan {
   char cgroup[PATH_MAX];        /* the cgroup to attach to */
   int cgroup_fd;
   uint64_t cgroup_id;
+  unsigned parts;               /* SB_HOST_PART_BIT of the parts that
+                                   passed the self-test and are wanted */
+  char part_why[SB_HOST_NPARTS][SB_HOST_PART_WHY_LEN];  /* why each
+                                   other part is off */
   int tcp_by_watcher;           /* TCP_NODELAY set by the watcher (watch.h),
                                    not by the kernel's TCP hooks */
   char tcp_why[512];            /* why not by the kernel's, then */
-  int with_unix;                /* the unix hooks work and are wanted */
-  char unix_why[512];           /* why not, when they are wanted */
   int unix_granted;             /* SO_SNDBUF the self-test's socket got */
   long wmem_max;                /* net.core.wmem_max it got it under */
   uint32_t task_group_leader;   /* where the programs read a process's */
   uint32_t task_comm;           /* name (sb_host_settings); 0: the thread's */
   char names_why[1024];         /* why the thread's name, then */
 };
+
+/* Whether PL turns part P on. */
+static inline int
+sb_host_plan_has (const struct sb_host_plan *pl, enum sb_host_part p)
+{
+  return (pl->parts & SB_HOST_PART_BIT (p)) != 0;
+}
+
+/* Whether it turns a unix part on. */
+static inline int
+sb_host_plan_unix (const struct sb_host_plan *pl)
+{
+  return (pl->parts & SB_HOST_PARTS_UNIX) != 0;
+}
 
 /* How sb_host_plan_make failed. */
 enum sb_host_plan_failure {

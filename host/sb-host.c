@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "bpf-log.h"
 #include "escape.h"
 #include "host.h"
 #include "load.h"

@@ -78,9 +78,21 @@ read_counts (const struct sb_host_instance *in,
     memset (c, 0, sizeof *c);
 }
 
+/* Which parts IN has loaded and attached, and why not the others, in R;
+ * the parts R's process is to try.
+ */
+static unsigned
+note_parts (const struct sb_host_instance *in, unsigned attached,
+            struct sb_host_selftest *r)
+{
+  r->parts = attached;
+  memcpy (r->part_why, in->why, sizeof r->part_why);
+  return attached;
+}
+
 int
 sb_host_selftest (int parent_fd, const struct sb_host_settings *base,
-                  int with_unix, struct sb_host_selftest *r,
+                  unsigned parts, struct sb_host_selftest *r,
                   char *why, size_t why_len)
 {
   /* Its sockets are new: every one below the most a request can get
@@ -95,11 +107,12 @@ sb_host_selftest (int parent_fd, const struct sb_host_settings *base,
   struct sb_host_instance in;
   char name[64];
   int cgroup_fd, status = -1;
+  unsigned attached;
 
   memset (r, 0, sizeof *r);
   sb_host_parse_programs (SB_HOST_SELFTEST_NAME, &f, why, why_len);
   sb_host_first_bytes (&f, (uint64_t *) s.first_bytes);
-  if (sb_host_load (&in, &s, &f, 1, with_unix, -1, -1, why, why_len) == -1)
+  if (sb_host_load (&in, &s, &f, parts, -1, -1, why, why_len) == -1)
     return -1;
   sb_host_cgroup_remove_stale (parent_fd, SELFTEST_CGROUP);
   snprintf (name, sizeof name, SELFTEST_CGROUP "%d", (int) getpid ());
@@ -107,11 +120,14 @@ sb_host_selftest (int parent_fd, const struct sb_host_settings *base,
   if (cgroup_fd == -1)
     snprintf (why, why_len, "cannot make the self-test's cgroup: %s",
               strerror (errno));
-  else if (sb_host_attach (&in, cgroup_fd, why, why_len) == 0 &&
-           run_child (cgroup_fd, with_unix, s.task_comm != 0, r, why,
-                      why_len) == 0) {
-    read_counts (&in, &f, &r->counts);
-    status = 0;
+  else {
+    attached = sb_host_attach (&in, cgroup_fd);
+    if (run_child (cgroup_fd, (attached & SB_HOST_PARTS_UNIX) != 0,
+                   s.task_comm != 0, r, why, why_len) == 0) {
+      note_parts (&in, attached, r);
+      read_counts (&in, &f, &r->counts);
+      status = 0;
+    }
   }
   sb_host_unload (&in);
   if (cgroup_fd >= 0) {

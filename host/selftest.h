@@ -25,16 +25,20 @@ struct sb_host_selftest {
   int unix_sndbuf[2];           /* SO_SNDBUF of the client, the server */
   struct sb_host_counts counts; /* what the programs counted */
   char problem[256];            /* what the process could not do, or "" */
+  unsigned parts;               /* SB_HOST_PART_BIT of the parts it had
+                                   loaded and attached */
+  char part_why[SB_HOST_NPARTS][SB_HOST_PART_WHY_LEN];  /* why not */
 };
 
-/* Run the self-test under the cgroup open at PARENT_FD: TCP, and the
- * unix hooks with the request BASE->sndbuf when WITH_UNIX, the process's
- * name read as BASE->task_* say.  Return 0 when it ran (R says what
- * happened), or -1 with WHY when the programs could not even be loaded
- * or attached.
+/* Run the self-test under the cgroup open at PARENT_FD with the PARTS
+ * (SB_HOST_PART_BIT) the kernel takes of those asked for, each loaded
+ * and attached on its own: the unix hooks with the request
+ * BASE->sndbuf, the process's name read as BASE->task_* say.  Return 0
+ * when it ran (R says which parts it had, and what happened), or -1
+ * with WHY when not even the maps could be made.
  */
 extern int sb_host_selftest (int parent_fd, const struct sb_host_settings *base,
-                             int with_unix, struct sb_host_selftest *r,
+                             unsigned parts, struct sb_host_selftest *r,
                              char *why, size_t why_len);
 
 #endif /* SOCKBOOST_HOST_SELFTEST_H */

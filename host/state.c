@@ -118,7 +118,7 @@ sb_host_state_read (const struct sb_host_pins *p, struct sb_host_state *st)
     snprintf (st->problem, sizeof st->problem, "its settings cannot be read: %s",
               strerror (errno));
   for (int i = 0; i < SB_HOST_NPROGS; i++)
-    read_link (p, sb_host_prog_pin[i], &st->links[i]);
+    read_link (p, sb_host_progs[i].pin, &st->links[i]);
   for (int i = 0; i < SB_STALLS_NPROGS; i++)
     read_link (p, sb_stalls_prog_pin[i], &st->stalls_links[i]);
   st->stall_tags_fd = get_pin (p, SB_STALLS_PIN_TAGS);
@@ -144,14 +144,12 @@ sb_host_state_close (struct sb_host_state *st)
 }
 
 int
-sb_host_state_attached (const struct sb_host_state *st, int with_unix)
+sb_host_state_attached (const struct sb_host_state *st)
 {
   if (!st->on || st->problem[0] != '\0')
     return 0;
   for (int i = 0; i < SB_HOST_NPROGS; i++) {
-    if ((SB_HOST_PROG_IS_UNIX (i) && !with_unix) ||
-        (SB_HOST_PROG_IS_TCP (i) && st->tcp_by_watcher) ||
-        st->settings.observe)
+    if (!(st->settings.parts & SB_HOST_PART_BIT (sb_host_progs[i].part)))
       continue;
     if (st->links[i].cgroup_id == 0 ||
         st->links[i].cgroup_id != st->settings.cgroup_id)

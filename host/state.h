@@ -45,10 +45,9 @@ extern void sb_host_state_close (struct sb_host_state *st);
 /* Whether the counting is on: each of its links pinned and attached. */
 extern int sb_host_state_counting (const struct sb_host_state *st);
 
-/* Whether every program of the state is attached to its cgroup; the
- * unix hooks count only when the settings ask for them (UNIX), and no
- * tuning program when they observe.
+/* Whether every program of the parts the settings turned on is attached
+ * to its cgroup (none when they observe: no part is on).
  */
-extern int sb_host_state_attached (const struct sb_host_state *st, int with_unix);
+extern int sb_host_state_attached (const struct sb_host_state *st);
 
 #endif /* SOCKBOOST_HOST_STATE_H */

@@ -13,6 +13,7 @@
 #include "escape.h"
 #include "host.h"
 #include "json.h"
+#include "parts.h"
 #include "plan.h"
 #include "report.h"
 #include "stalls-status.h"
@@ -113,7 +114,7 @@ static void
 print_links (const struct sb_host_state *st)
 {
   for (int i = 0; i < SB_HOST_NPROGS; i++)
-    print_link (st, sb_host_prog_pin[i], &st->links[i]);
+    print_link (st, sb_host_progs[i].pin, &st->links[i]);
   for (int i = 0; i < SB_STALLS_NPROGS; i++)
     print_link (st, sb_stalls_prog_pin[i], &st->stalls_links[i]);
 }
@@ -124,9 +125,61 @@ print_links (const struct sb_host_state *st)
 static int
 whole (const struct sb_host_state *st, const struct sb_watch_state *ws)
 {
-  return sb_host_state_attached (st, st->settings.sndbuf != 0) &&
+  return sb_host_state_attached (st) &&
          (!st->settings.observe || sb_host_state_counting (st)) &&
          (!ws->present || ws->running);
+}
+
+/* Why part P of the settings S is off, as enable found. */
+static const char *
+why_off (const struct sb_host_settings *s, enum sb_host_part p)
+{
+  static char why[SB_HOST_PART_WHY_LEN + 1];
+
+  memcpy (why, s->part_why[p], SB_HOST_PART_WHY_LEN);
+  why[SB_HOST_PART_WHY_LEN] = '\0';
+  return why[0] ? why : "off";
+}
+
+/* What the kernel's TCP parts of S do, or why not. */
+static void
+print_tcp (const struct sb_host_settings *s)
+{
+  int bind = (s->parts & SB_HOST_PART_BIT (SB_HOST_PART_TCP_BIND)) != 0;
+  int connect = (s->parts & SB_HOST_PART_BIT (SB_HOST_PART_TCP_CONNECT)) != 0;
+
+  if (bind && connect)
+    printf ("tcp: TCP_NODELAY on the connections they make and on their "
+            "listeners (which the connections they accept inherit)\n");
+  else if (bind)
+    printf ("tcp: TCP_NODELAY on their listeners (which the connections "
+            "they accept inherit); not on the connections they make: %s\n",
+            why_off (s, SB_HOST_PART_TCP_CONNECT));
+  else if (connect)
+    printf ("tcp: TCP_NODELAY on the connections they make; not on their "
+            "listeners: %s\n", why_off (s, SB_HOST_PART_TCP_BIND));
+  else
+    printf ("tcp: off: %s\n", why_off (s, SB_HOST_PART_TCP_BIND));
+}
+
+/* What the unix parts of S do (one of them at least is on). */
+static void
+print_unix (const struct sb_host_settings *s)
+{
+  int connect = (s->parts & SB_HOST_PART_BIT (SB_HOST_PART_UNIX_CONNECT)) != 0;
+  int accept = (s->parts & SB_HOST_PART_BIT (SB_HOST_PART_UNIX_ACCEPT)) != 0;
+
+  printf ("unix: send buffer request %u on the stream sockets they %s, "
+          "granted %u (net.core.wmem_max %u); those with as much are left "
+          "alone", s->sndbuf, connect && accept ? "connect or accept" :
+          connect ? "connect" : "accept", s->sndbuf_granted, s->wmem_max);
+  if (!accept)
+    printf ("; not those they accept: %s",
+            why_off (s, SB_HOST_PART_UNIX_ACCEPT));
+  if (!connect)
+    printf ("; not those they connect: %s",
+            why_off (s, SB_HOST_PART_UNIX_CONNECT));
+  printf ("\n");
 }
 
 static void
@@ -148,20 +201,17 @@ print_text (const struct sb_host_pins *p, const struct sb_host_state *st,
   printf ("filter: %s\n", sb_host_filter_text (&st->filter, text, sizeof text));
   printf ("names: %s\n", st->settings.task_comm != 0 ? SB_HOST_NAMES_PROCESS :
           SB_HOST_NAMES_THREAD " ('sockboost host check' says why)");
+  sb_host_parts_text ("", st->settings.parts, ws->present);
   if (st->settings.observe)
     printf ("tcp: not tuned ('sockboost host enable' tunes them)\n");
   else if (ws->present)
     sb_watch_status_text (ws);
   else
-    printf ("tcp: TCP_NODELAY on the connections they make and on their "
-            "listeners (which the connections they accept inherit)\n");
+    print_tcp (&st->settings);
   if (with_unix)
-    printf ("unix: send buffer request %u on their stream sockets, granted "
-            "%u (net.core.wmem_max %u); those with as much are left alone\n",
-            st->settings.sndbuf, st->settings.sndbuf_granted,
-            st->settings.wmem_max);
+    print_unix (&st->settings);
   else
-    printf ("unix: off\n");
+    printf ("unix: off: %s\n", why_off (&st->settings, SB_HOST_PART_UNIX_CONNECT));
   if (with_unix && wmem_max_changed (&st->settings))
     printf ("unix: net.core.wmem_max is %ld now: the grant no longer holds, "
             "and a socket between the two may be lowered or left below it "
@@ -239,7 +289,7 @@ json_links (const struct sb_host_state *st)
 
   printf ("[");
   for (int i = 0; i < SB_HOST_NPROGS; i++)
-    json_link (st, sb_host_prog_pin[i], &st->links[i], &first);
+    json_link (st, sb_host_progs[i].pin, &st->links[i], &first);
   for (int i = 0; i < SB_STALLS_NPROGS; i++)
     json_link (st, sb_stalls_prog_pin[i], &st->stalls_links[i], &first);
   printf ("]");
@@ -250,6 +300,7 @@ print_json (const char *pin_dir, const struct sb_host_state *st,
             const struct sb_watch_state *ws)
 {
   int with_unix = st->settings.sndbuf != 0;
+  int tcp_by_kernel = (st->settings.parts & SB_HOST_PARTS_TCP) == SB_HOST_PARTS_TCP;
 
   printf ("{\"on\": %s, \"whole\": %s, \"pin_dir\": ", st->on ? "true" : "false",
           whole (st, ws) ? "true" : "false");
@@ -263,11 +314,14 @@ print_json (const char *pin_dir, const struct sb_host_state *st,
             (unsigned long long) st->settings.cgroup_id,
             whole_host (&st->settings) ? "true" : "false");
     json_filter (&st->filter);
-    printf (", \"names\": \"%s\"",
+    printf (", \"names\": \"%s\", \"parts\": ",
             st->settings.task_comm != 0 ? "process" : "thread");
-    printf (", \"tcp_nodelay\": %s, \"tcp_by\": \"%s\", \"watcher\": ",
-            !ws->present || ws->running ? "true" : "false",
-            ws->present ? "watcher" : "kernel");
+    sb_host_parts_json (st->settings.parts,
+                        (const char (*)[SB_HOST_PART_WHY_LEN]) st->settings.part_why);
+    printf (", \"tcp_nodelay\": %s, \"tcp_by\": %s, \"watcher\": ",
+            ws->present ? (ws->running ? "true" : "false") :
+            tcp_by_kernel ? "true" : "false",
+            ws->present ? "\"watcher\"" : tcp_by_kernel ? "\"kernel\"" : "null");
     sb_watch_status_json (ws);
     printf (", \"unix_sndbuf\": %u, "
             "\"unix_granted\": %u, \"wmem_max\": %u, \"wmem_max_changed\": %s, "
