@@ -53,6 +53,9 @@ class Lines(unittest.TestCase):
                          r"programs qemu-nbd, sbnbd-\*$")
         self.assertTrue(hostmode.state_line(dict(state, whole=False)).endswith(
             "not whole: run 'sockboost host enable' again"))
+        self.assertTrue(hostmode.state_line(dict(state, observe=True))
+                        .startswith("observing (counting only, no socket "
+                                    "changed) since "))
 
     def test_watcher(self):
         state = {"on": True, "whole": True, "since": 0, "cgroup": "/cg",

@@ -95,8 +95,10 @@ def state_line(state):
         where += " (the whole host)"
     since = time.strftime("%Y-%m-%d %H:%M:%S %z",
                           time.localtime(state.get("since", 0)))
-    line = "on since %s, cgroup %s, filter %s" % (
-        since, where, filter_text(state.get("filter", {})))
+    line = "%s since %s, cgroup %s, filter %s" % (
+        "observing (counting only, no socket changed)" if
+        state.get("observe") else "on", since, where,
+        filter_text(state.get("filter", {})))
     watcher = state.get("watcher")
     if watcher and watcher.get("running"):
         line += "; TCP_NODELAY by the watcher (pid %s)" % watcher.get("pid")
