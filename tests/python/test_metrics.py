@@ -32,6 +32,10 @@ class Exposition(unittest.TestCase):
         self.assertIn('sockboost_host_stalls_total{program="we\\"ird\\\\\\n'
                       'name",uid="others"} 1', self.lines)
 
+    def test_label_values_utf8(self):
+        self.assertEqual(metrics.label_value(b"vm\xff".decode(
+            "utf-8", "surrogateescape")), "vm\ufffd")
+
     def test_counters_in_base_units(self):
         self.assertIn('sockboost_host_stalls_total{program="qemu-nbd",'
                       'uid="0"} 540', self.lines)

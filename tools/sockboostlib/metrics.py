@@ -30,9 +30,12 @@ PREFIX = "sockboost_host_"
 
 
 def label_value(text):
-    """TEXT as a label value of the text format: backslash, double quote
-    and line feed escaped."""
-    return (str(text).replace("\\", "\\\\").replace('"', '\\"')
+    """TEXT as a label value of the text format: valid UTF-8 (a name read
+    from a directory may hold any bytes: those that are not UTF-8 become
+    U+FFFD), backslash, double quote and line feed escaped."""
+    text = str(text).encode("utf-8", "surrogateescape").decode(
+        "utf-8", "replace")
+    return (text.replace("\\", "\\\\").replace('"', '\\"')
             .replace("\n", "\\n"))
 
 
