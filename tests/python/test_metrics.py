@@ -92,6 +92,11 @@ class StallLines(unittest.TestCase):
                                           "removes them"), lines[0])
         self.assertTrue(lines[1].startswith("qemu-nbd: 540 stalls, 23.2 s"))
 
+    def test_names_escaped(self):
+        lines = hostmode.stall_lines(STATUS, {7: "vm\x1b[2J"})
+        self.assertTrue(lines[0].startswith(
+            "qemu-system-* (domain vm\\x1b[2J): "), lines[0])
+
     def test_program_with_its_version(self):
         lines = hostmode.stall_lines(STATUS, {}, {"qemu-nbd": "7.2.22"})
         self.assertTrue(lines[0].startswith("qemu-nbd 7.2.22: 540 stalls"),

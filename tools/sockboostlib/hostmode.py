@@ -17,6 +17,7 @@ import subprocess
 import time
 
 from . import paths
+from .text import shown
 
 HELPER = "sb-host"
 # enable's self-test makes two connections on a private loopback; the
@@ -136,7 +137,8 @@ def stall_lines(state, domains, versions=None):
     a program row that stalled, for doctor: STATE is sockboost host
     status --json's, DOMAINS {pid: name} (libvirtqemu.running_domains),
     VERSIONS {program: version} of the programs on PATH ("qemu-nbd 7.2").
-    [] when host mode does not count, or nothing stalled."""
+    Names escaped (text.shown).  [] when host mode does not count, or
+    nothing stalled."""
     versions = versions or {}
     if not state.get("on") or not state.get("counting"):
         return []
@@ -147,14 +149,14 @@ def stall_lines(state, domains, versions=None):
                                                           domains).items()):
         if row["stalls"]:
             lines.append("%s (domain %s): %s; %s" % (
-                program, domain, stall_text(row), fix))
+                shown(program), shown(domain), stall_text(row), fix))
     for row in state.get("tuned", []):
         if row.get("stalls"):
             who = "" if row.get("uid") in (0, None) else \
                 " (uid %d)" % row["uid"]
-            program = row["program"]
-            if versions.get(program):
-                program += " " + versions[program]
+            program = shown(row["program"])
+            if versions.get(row["program"]):
+                program += " " + shown(versions[row["program"]])
             lines.append("%s%s: %s; %s" % (program, who, stall_text(row), fix))
     return lines
 
