@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "adopt.h"
+#include "attached.h"
 #include "escape.h"
 #include "host.h"
 #include "load.h"
@@ -70,7 +71,8 @@ same_as_current (const struct sb_host_state *st, const struct sb_host_options *o
 {
   int with_unix = sb_host_plan_unix (pl);
 
-  return sb_host_state_attached (st) && same_filter (st, o) &&
+  return st->pinned != NULL && strcmp (st->pinned, SB_HOST_CURRENT) == 0 &&
+         st->others == 0 && sb_host_state_attached (st) && same_filter (st, o) &&
          sb_host_state_counting (st) &&
          st->settings.observe == (o->observe ? 1u : 0u) &&
          st->settings.parts == pl->parts &&
@@ -149,6 +151,7 @@ replace_generation (const struct sb_host_options *o, const struct sb_host_plan *
   int status;
 
   settings_of (o, pl, &s);
+  sb_host_pin_dir_identity (pins->fd, pins->path, &s);
   if (sb_host_pins_clear (pins, SB_HOST_STAGING) == -1) {
     sb_error ("enable: cannot remove the pins of an interrupted enable: %s",
               strerror (errno));
@@ -176,6 +179,11 @@ replace_generation (const struct sb_host_options *o, const struct sb_host_plan *
     return 1;
   }
   status = put_in_place (&in, &counting, pl, pins, why, sizeof why);
+  /* What is attached for this pin directory and not pinned in it (its
+   * pins renamed away) goes now that the new generation is on.
+   */
+  if (status == 0)
+    sb_host_attached_detach_others (&s, sb_host_map_fd (&in, SB_HOST_MAP_SETTINGS));
   if (status == 0 && !o->observe)
     sb_host_adopt (pl->cgroup_fd, &in, &s, adopted);
   sb_stalls_unload (&counting);

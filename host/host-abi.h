@@ -72,6 +72,13 @@ struct sb_host_settings {
   char cgroup[SB_HOST_CGROUP_PATH_LEN];  /* its path, for status; may be cut */
   char part_why[SB_HOST_NPARTS][SB_HOST_PART_WHY_LEN];  /* why part P is
                                    off, in one line; "" when it is on */
+  __u64 pin_dir_dev;            /* the pin directory of this generation:
+                                   its device and inode (0 for the
+                                   self-test's), and its path (may be
+                                   cut), by which status and disable know
+                                   it when its pins are not there */
+  __u64 pin_dir_ino;
+  char pin_dir[SB_HOST_CGROUP_PATH_LEN];
 };
 
 /* A key of the "programs" LPM trie, and its value: the entry of the

@@ -182,6 +182,32 @@ print_unix (const struct sb_host_settings *s)
   printf ("\n");
 }
 
+/* "host mode: on", and what is odd: where its pins are, whether it is
+ * whole, other generations still attached.
+ */
+static void
+print_headline (const struct sb_host_state *st, const struct sb_watch_state *ws,
+                const char *dir)
+{
+  printf ("host mode: %s", st->settings.observe ? "observing" : "on");
+  if (st->pinned == NULL)
+    printf (", not pinned: its pins are not in %s (renamed or removed); "
+            "'sockboost host disable' detaches it, 'enable' replaces it", dir);
+  else if (strcmp (st->pinned, SB_HOST_STAGING) == 0)
+    printf (", pinned as staging: an enable was interrupted before putting "
+            "it in place ('sockboost host enable' does, 'disable' removes "
+            "it)");
+  else if (!whole (st, ws))
+    printf (", but not whole (run 'sockboost host enable' again)");
+  else if (st->settings.observe)
+    printf (" (counting only: no socket is changed)");
+  printf ("\n");
+  if (st->others > 0)
+    printf ("also attached: %d other generation%s of host mode for %s, "
+            "which 'sockboost host enable' or 'disable' removes\n",
+            st->others, st->others == 1 ? "" : "s", dir);
+}
+
 static void
 print_text (const struct sb_host_pins *p, const struct sb_host_state *st,
             const struct sb_watch_state *ws)
@@ -190,10 +216,7 @@ print_text (const struct sb_host_pins *p, const struct sb_host_state *st,
   int with_unix = st->settings.sndbuf != 0;
 
   sb_escape_str (dir, sizeof dir, p->path);
-  printf ("host mode: %s%s\n", st->settings.observe ? "observing" : "on",
-          !whole (st, ws) ? ", but not whole (run 'sockboost host enable' "
-          "again)" : st->settings.observe ? " (counting only: no socket "
-          "is changed)" : "");
+  print_headline (st, ws, dir);
   printf ("since: %s\n", when (st->settings.enabled_at, text, sizeof text));
   printf ("cgroup: %s%s\n",
           sb_escape_str (cgroup, sizeof cgroup, st->settings.cgroup),
@@ -216,7 +239,10 @@ print_text (const struct sb_host_pins *p, const struct sb_host_state *st,
     printf ("unix: net.core.wmem_max is %ld now: the grant no longer holds, "
             "and a socket between the two may be lowered or left below it "
             "(run 'sockboost host enable' again)\n", sb_wmem_max (NULL));
-  printf ("pins: %s/%s\n", dir, SB_HOST_CURRENT);
+  if (st->pinned != NULL)
+    printf ("pins: %s/%s\n", dir, st->pinned);
+  else
+    printf ("pins: none in %s\n", dir);
   print_links (st);
   if (!st->settings.observe)
     print_counts (st);
@@ -305,7 +331,13 @@ print_json (const char *pin_dir, const struct sb_host_state *st,
   printf ("{\"on\": %s, \"whole\": %s, \"pin_dir\": ", st->on ? "true" : "false",
           whole (st, ws) ? "true" : "false");
   sb_json_string (stdout, pin_dir);
-  printf (", \"interrupted\": %s", st->interrupted ? "true" : "false");
+  printf (", \"interrupted\": %s, \"pinned\": ",
+          st->interrupted ? "true" : "false");
+  if (st->pinned != NULL)
+    printf ("\"%s\"", st->pinned);
+  else
+    printf ("null");
+  printf (", \"others\": %d", st->others);
   if (st->on) {
     printf (", \"since\": %llu, \"cgroup\": ",
             (unsigned long long) st->settings.enabled_at);
@@ -357,10 +389,12 @@ sb_host_status (const struct sb_host_options *o)
   memset (&ws, 0, sizeof ws);
   st.counts_fd = st.marks_fd = -1;
   st.stall_tags_fd = st.stall_processes_fd = -1;
-  if (r == 0) {
-    sb_host_state_read (&pins, &st);
+  /* A pin directory that is not there is looked for in the kernel by
+   * its path: pins renamed with it away keep their programs attached.
+   */
+  sb_host_state_read (&pins, &st);
+  if (r == 0)
     sb_watch_state_read (&pins, SB_HOST_CURRENT, &ws);
-  }
   if (st.on)
     sb_stalls_prune (&st);
   if (o->json)

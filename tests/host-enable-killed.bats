@@ -54,7 +54,7 @@ whole_and_alone () {
       --cgroup "$HM_CGROUP" --pin-dir "$HM_PINS" --programs "q$((round++))" 2>/dev/null) || continue
     killed_enable "$n:signal=KILL" "qemu-nbd,q$((round++))"
     run hm_host status
-    assert_output --partial "host mode: off (an interrupted enable left pins"
+    assert_line --index 0 --partial "host mode: on, pinned as staging: an enable was interrupted"
     hm_enable >/dev/null
     whole_and_alone "a kill before the rename"
   done
