@@ -17,20 +17,21 @@
 #include "state.h"
 #include "watch-control.h"
 
-/* Detach the generations of the pin directory of PINS (open, or fd -1
- * when it is not there) that are attached; how many programs of those
- * not pinned in it, as current or staging.
+/* Detach the generations of the pin directory PATH, open in PINS (or
+ * PINS NULL, or its fd -1, when it is not there or refused), that are
+ * attached; how many programs of those not pinned in it, as current or
+ * staging.
  */
 static int
-detach_all (const struct sb_host_pins *pins)
+detach_all (const char *path, const struct sb_host_pins *pins)
 {
   static struct sb_host_generation g[SB_HOST_MAX_GENERATIONS];
   struct sb_host_settings identity;
   uint32_t current = 0, staging = 0;
   int n, astray = 0;
 
-  sb_host_pin_dir_identity (pins->fd, pins->path, &identity);
-  if (pins->fd >= 0) {
+  sb_host_pin_dir_identity (pins ? pins->fd : -1, path, &identity);
+  if (pins != NULL && pins->fd >= 0) {
     current = sb_host_pinned_settings_id (pins, SB_HOST_CURRENT);
     staging = sb_host_pinned_settings_id (pins, SB_HOST_STAGING);
   }
@@ -72,12 +73,19 @@ sb_host_disable (const struct sb_host_options *o)
   int mounted, r, astray, status = 0;
 
   r = sb_host_pins_open (o->pin_dir, 0, &mounted, &pins, why, sizeof why);
+  sb_escape_str (dir, sizeof dir, o->pin_dir);
   if (r == -1) {
+    /* Programs whose settings name it are still detached: only the
+     * directory is not touched.
+     */
+    astray = detach_all (o->pin_dir, NULL);
     sb_error ("disable: %s", why);
+    if (astray > 0)
+      sb_error ("disable: detached %d program%s whose settings name %s; its "
+                "pins are left", astray, astray == 1 ? "" : "s", dir);
     return 1;
   }
-  sb_escape_str (dir, sizeof dir, o->pin_dir);
-  astray = detach_all (&pins);
+  astray = detach_all (o->pin_dir, &pins);
   if (r == 0)
     status = remove_pins (&pins, dir);
   sb_host_pins_close (&pins);

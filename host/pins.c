@@ -18,6 +18,7 @@
 
 #include "escape.h"
 #include "pins.h"
+#include "trusted-dir.h"
 
 #define BPFFS_DEFAULT "/sys/fs/bpf"
 /* How long to wait for another sb-host that holds the lock. */
@@ -31,19 +32,12 @@ on_bpffs (const char *path)
   return statfs (path, &fs) == 0 && fs.f_type == BPF_FS_MAGIC;
 }
 
-/* Whether the directory PATH would be made in is on a BPF file system. */
 static int
-parent_on_bpffs (const char *path)
+fd_on_bpffs (int fd)
 {
-  char parent[PATH_MAX];
-  char *slash;
+  struct statfs fs;
 
-  snprintf (parent, sizeof parent, "%s", path);
-  slash = strrchr (parent, '/');
-  if (slash == NULL)
-    return 0;
-  slash[slash == parent] = '\0';
-  return on_bpffs (parent);
+  return fstatfs (fd, &fs) == 0 && fs.f_type == BPF_FS_MAGIC;
 }
 
 /* The default directory's file system: mount one on /sys/fs/bpf when
@@ -83,15 +77,16 @@ untrusted (int fd)
   return NULL;
 }
 
-/* Whether FD is still the directory at PATH (not removed or replaced
- * while this process waited for its lock).
+/* Whether FD is still the directory NAME of PARENT (not removed or
+ * replaced while this process waited for its lock).
  */
 static int
-still_there (int fd, const char *path)
+still_there (int fd, int parent, const char *name)
 {
   struct stat a, b;
 
-  return fstat (fd, &a) == 0 && lstat (path, &b) == 0 &&
+  return fstat (fd, &a) == 0 &&
+         fstatat (parent, name, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
          a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
@@ -111,24 +106,39 @@ lock_bounded (int fd)
   return -1;
 }
 
-/* One try: open PATH, check it, lock it, check it is still PATH.
- * Return 0, 1 (does not exist), 2 (replaced meanwhile: try again), -1.
+/* Make the pin directory NAME in PARENT, on a BPF file system, which
+ * refuses names with a dot.  0, or -1 with WHY.
  */
 static int
-open_once (const char *path, int create, struct sb_host_pins *p,
-           const char *shown, char *why, size_t why_len)
+make (int parent, const char *name, const char *shown, char *why,
+      size_t why_len)
 {
-  const char *problem;
-
-  if (create && !parent_on_bpffs (path)) {
+  if (!fd_on_bpffs (parent)) {
     snprintf (why, why_len, "refusing %s: not on a BPF file system", shown);
     return -1;
   }
-  if (create && mkdir (path, 0700) == -1 && errno != EEXIST) {
+  if (strchr (name, '.') != NULL) {
+    snprintf (why, why_len, "refusing %s: the BPF file system reserves "
+              "names with a dot (name it without one)", shown);
+    return -1;
+  }
+  if (mkdirat (parent, name, 0700) == -1 && errno != EEXIST) {
     snprintf (why, why_len, "cannot make %s: %s", shown, strerror (errno));
     return -1;
   }
-  p->fd = open (path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  return 0;
+}
+
+/* The rest of a try, in the checked directory PARENT. */
+static int
+open_checked (int parent, const char *name, int create, struct sb_host_pins *p,
+              const char *shown, char *why, size_t why_len)
+{
+  const char *problem;
+
+  if (create && make (parent, name, shown, why, why_len) == -1)
+    return -1;
+  p->fd = openat (parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (p->fd == -1 && errno == ENOENT && !create)
     return 1;
   if (p->fd == -1) {
@@ -149,11 +159,34 @@ open_once (const char *path, int create, struct sb_host_pins *p,
     sb_host_pins_close (p);
     return -1;
   }
-  if (!still_there (p->fd, path)) {
+  if (!still_there (p->fd, parent, name)) {
     sb_host_pins_close (p);
     return 2;
   }
   return 0;
+}
+
+/* One try: open PATH, every directory above it checked, check it, lock
+ * it, check it is still PATH.  Return 0, 1 (does not exist), 2
+ * (replaced meanwhile: try again), -1.
+ */
+static int
+open_once (const char *path, int create, struct sb_host_pins *p,
+           const char *shown, char *why, size_t why_len)
+{
+  char name[256], above[PATH_MAX + 64];
+  int parent = sb_host_open_trusted_parent (path, name, sizeof name, above,
+                                            sizeof above), status;
+
+  if (parent == -1 && errno == ENOENT && !create)
+    return 1;
+  if (parent == -1) {
+    snprintf (why, why_len, "refusing %s: %s", shown, above);
+    return -1;
+  }
+  status = open_checked (parent, name, create, p, shown, why, why_len);
+  close (parent);
+  return status;
 }
 
 int

@@ -6,7 +6,12 @@
 # the host's /sys/fs/bpf is never touched and the pins go with the
 # namespace, which detaches the programs.  A pin directory that another
 # user could have planted is refused: a link, another user's, writable
-# by others, or not on a BPF file system.
+# by others, or not on a BPF file system; and so is one under a
+# directory that another user could rename or replace entries of (each
+# directory from / down, as tools/sockboostlib/trust.py's rule): one of
+# another user's, one that others may write and that is not sticky, a
+# link.  A name with a dot, which the BPF file system refuses, is said
+# so.
 
 load helpers
 
@@ -54,4 +59,27 @@ refused () {
   refused relative "relative: the pin directory needs an absolute path shorter than 4096 bytes"
   [ -z "$(ls "$HM_BPFFS/real")" ] || fail "something was pinned through the link"
   [ ! -e "$BATS_TEST_TMPDIR/plain" ] || fail "a directory was made outside a BPF file system"
+}
+
+@test "host enable refuses a pin directory under one another user could change" {
+  hm_setup
+  mkdir -p "$HM_BPFFS/real" "$HM_BPFFS/theirs" "$HM_BPFFS/open" "$HM_BPFFS/group" "$HM_BPFFS/sticky"
+  ln -s real "$HM_BPFFS/link"
+  chown 65534:65534 "$HM_BPFFS/theirs"
+  chmod 0777 "$HM_BPFFS/open"
+  chmod 0775 "$HM_BPFFS/group"
+  chmod 1777 "$HM_BPFFS/sticky"
+  refused "$HM_BPFFS/open/sockboost" "refusing $HM_BPFFS/open/sockboost: $HM_BPFFS/open may be written by others"
+  refused "$HM_BPFFS/group/sockboost" "refusing $HM_BPFFS/group/sockboost: $HM_BPFFS/group may be written by its group"
+  refused "$HM_BPFFS/theirs/sockboost" "refusing $HM_BPFFS/theirs/sockboost: $HM_BPFFS/theirs belongs to uid 65534"
+  refused "$HM_BPFFS/link/sockboost" "refusing $HM_BPFFS/link/sockboost: $HM_BPFFS/link is a symbolic link"
+  refused "$HM_BPFFS/real/../real/sockboost" "refusing $HM_BPFFS/real/../real/sockboost: not a plain path to a directory (no . or ..)"
+  refused "$HM_BPFFS/sock.boost" "refusing $HM_BPFFS/sock.boost: the BPF file system reserves names with a dot (name it without one)"
+  [ -z "$(find "$HM_BPFFS/open" "$HM_BPFFS/group" "$HM_BPFFS/theirs" "$HM_BPFFS/real" -mindepth 1)" ] ||
+    fail "a pin directory was made under a refused one"
+  # Others may write a sticky directory, but not rename what is root's.
+  run "$SOCKBOOST" host enable --cgroup "$HM_CGROUP" --pin-dir "$HM_BPFFS/sticky/sockboost"
+  assert_success
+  run "$SOCKBOOST" host disable --pin-dir "$HM_BPFFS/sticky/sockboost"
+  assert_success
 }
