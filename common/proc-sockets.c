@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "let-go.h"
 #include "proc-sockets.h"
 
 int
@@ -65,7 +66,7 @@ take (int pidfd, int fd, const struct sb_socket_walk *w)
     return w->failed ? w->failed (w->arg, fd, errno) : 0;
   if (fstat (copy, &st) == 0 && S_ISSOCK (st.st_mode))
     r = w->taken (w->arg, fd, (unsigned long long) st.st_ino, copy);
-  close (copy);
+  sb_let_go (copy);
   return r;
 }
 
@@ -100,6 +101,7 @@ sb_walk_sockets (pid_t pid, int pidfd, const struct sb_socket_walk *w)
   while (r == 0 && (e = readdir (d)) != NULL)
     r = visit (pidfd, dirfd (d), e->d_name, w);
   closedir (d);
+  sb_let_go_flush ();
   return r;
 }
 
