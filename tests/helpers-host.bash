@@ -73,12 +73,13 @@ hm_cgroup () {
 }
 
 # Kill what is left in the test's cgroup CG (only the test's processes
-# and their children are ever there), then remove it.
+# and their children are ever there), then remove it.  cgroup files say
+# they are empty (size 0) whatever they hold: cgroup.procs is read.
 hm_remove_cgroup () {
   local cg=$1 i
   [ -d "$cg" ] || return 0
   for ((i = 0; i < 100; i++)); do
-    [ -s "$cg/cgroup.procs" ] || break
+    [ -n "$(cat "$cg/cgroup.procs" 2>/dev/null)" ] || break
     echo 1 >"$cg/cgroup.kill" 2>/dev/null || xargs -r kill -KILL <"$cg/cgroup.procs"
     sleep 0.05
   done
