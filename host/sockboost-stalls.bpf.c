@@ -29,6 +29,14 @@
 #include "counts.bpf.h"
 #include "stalls-abi.h"
 
+/* Linux 5.10's uapi <linux/stddef.h> (Debian 11) makes __always_inline a
+ * plain inline, which clang 11 may leave out of line: count's six
+ * arguments are more than a BPF call may pass ("defined with too many
+ * args").  Forced here, whatever the headers say.
+ */
+#undef __always_inline
+#define __always_inline inline __attribute__ ((always_inline))
+
 #ifndef SOCK_STREAM
 #define SOCK_STREAM 1
 #endif
