@@ -14,6 +14,7 @@
 #include "bpf-log.h"
 #include "escape.h"
 #include "host.h"
+#include "libbpf-compat.h"
 #include "load.h"
 #include "nbd-programs.h"
 #include "pins.h"
@@ -277,6 +278,7 @@ main (int argc, char **argv)
     return 1;
   }
   sb_host_libbpf_messages (p.o.verbose);
+  sb_libbpf_setup ();
   if (p.o.pid != 0)
     return sb_host_status_pid (&p.o);
   return p.command->run (&p.o);
