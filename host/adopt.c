@@ -6,12 +6,10 @@
  * user chose: the cgroup's process lists, /proc/PID/comm, and each
  * socket through the process's pidfd.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -19,15 +17,19 @@
 #include <bpf/bpf.h>
 
 #include "adopt.h"
+#include "cgroup-procs.h"
 #include "counts.h"
 #include "proc-sockets.h"
 
-/* Deeper than any cgroup tree: a bound on the walk. */
-#define MAX_DEPTH 32
+/* How a walk of a process's sockets stops when the adoption has looked
+ * at as many sockets as it may.
+ */
+#define OUT_OF_BUDGET 1
 
 struct adoption {
   const struct sb_host_instance *in;
   const struct sb_host_settings *s;
+  unsigned looked;              /* sockets looked at, all processes */
   char comm[SB_HOST_COMM_LEN];  /* the process's name */
   uint32_t uid;                 /* its real uid */
   struct sb_host_name_key entry;  /* the filter entry that took it */
@@ -70,6 +72,17 @@ port_listed (const struct adoption *ad, int port)
 }
 
 
+/* Each socket of a process costs a look, out of the adoption's budget. */
+static int
+count_look (void *arg, int fd, unsigned long long inode)
+{
+  struct adoption *ad = arg;
+
+  (void) fd;
+  (void) inode;
+  return ad->looked++ < SB_HOST_ADOPT_MAX_SOCKETS ? 0 : OUT_OF_BUDGET;
+}
+
 /* Socket COPY: a TCP listener the filter takes gets TCP_NODELAY and the
  * programs' mark.
  */
@@ -96,26 +109,8 @@ adopt_socket (void *arg, int fd, unsigned long long inode, int copy)
                        &mark, BPF_ANY);
   sb_host_count_add (sb_host_map_fd (ad->in, SB_HOST_MAP_COUNTS), &ad->entry,
                      ad->uid, SB_HOST_COUNT_TCP_BIND);
-  return 1;
-}
-
-/* Whether the filter takes the program named AD->comm; AD->entry is
- * set to the entry that took it.
- */
-static int
-program_taken (struct adoption *ad)
-{
-  struct sb_host_name_key key = { .prefixlen = SB_HOST_COMM_LEN * 8 };
-  unsigned char first = (unsigned char) ad->comm[0];
-
-  memset (&ad->entry, 0, sizeof ad->entry);
-  if (ad->s->filter != SB_HOST_FILTER_PROGRAMS)
-    return 1;
-  if (!(ad->s->first_bytes[first >> 6] & (1ULL << (first & 63))))
-    return 0;
-  memcpy (key.name, ad->comm, sizeof key.name);
-  return bpf_map_lookup_elem (sb_host_map_fd (ad->in, SB_HOST_MAP_PROGRAMS),
-                              &key, &ad->entry) == 0;
+  ad->a->listeners++;
+  return 0;
 }
 
 /* The real uid of process PID, from the "Uid:" line of its status (the
@@ -142,99 +137,41 @@ read_uid (pid_t pid, uint32_t *uid)
   return found;
 }
 
-/* The name of process PID, zero-padded, as the kernel programs see it. */
-static int
-read_comm (pid_t pid, char comm[SB_HOST_COMM_LEN])
-{
-  char path[64];
-  ssize_t n;
-  int fd;
-
-  snprintf (path, sizeof path, "/proc/%d/comm", (int) pid);
-  fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd == -1)
-    return -1;
-  memset (comm, 0, SB_HOST_COMM_LEN);
-  n = read (fd, comm, SB_HOST_COMM_LEN - 1);
-  close (fd);
-  if (n <= 0)
-    return -1;
-  if (comm[n - 1] == '\n')
-    comm[n - 1] = '\0';
-  return 0;
-}
-
-/* The process at PIDFD, which it names until it dies, is still alive:
- * what was read of /proc/PID since the pidfd was opened was its own.
+/* The listeners of one process the filter takes (cgroup-procs.c),
+ * looked at through its pidfd while the adoption's budget lasts.
  */
-static int
-alive (int pidfd)
-{
-  return syscall (SYS_pidfd_send_signal, pidfd, 0, NULL, 0) == 0;
-}
-
 static void
-adopt_process (struct adoption *ad, pid_t pid)
+adopt_process (void *arg, pid_t pid, int pidfd, const char comm[SB_HOST_COMM_LEN])
 {
-  int pidfd = sb_pidfd_open (pid), n;
+  struct adoption *ad = arg;
+  struct sb_socket_walk w = { .listed = count_look, .taken = adopt_socket,
+                              .arg = ad };
 
-  if (pidfd == -1)
+  memcpy (ad->comm, comm, sizeof ad->comm);
+  if (read_uid (pid, &ad->uid) == -1 ||
+      !sb_host_program_taken (ad->s, sb_host_map_fd (ad->in, SB_HOST_MAP_PROGRAMS),
+                              comm, &ad->entry))
     return;
-  if (read_comm (pid, ad->comm) == -1 || read_uid (pid, &ad->uid) == -1 ||
-      !alive (pidfd) || !program_taken (ad)) {
-    close (pidfd);
-    return;
-  }
   ad->a->processes++;
-  n = sb_each_socket (pid, pidfd, adopt_socket, ad);
-  if (n > 0)
-    ad->a->listeners += n;
-  close (pidfd);
-}
-
-/* The processes of the cgroup at DIR_FD, then of its children. */
-static void
-walk (struct adoption *ad, int dir_fd, int depth)
-{
-  int procs = openat (dir_fd, "cgroup.procs", O_RDONLY | O_CLOEXEC), fd;
-  struct dirent *e;
-  FILE *f;
-  DIR *d;
-  long pid;
-
-  if (procs >= 0 && (f = fdopen (procs, "re")) != NULL) {
-    while (fscanf (f, "%ld", &pid) == 1)
-      if (pid > 0)
-        adopt_process (ad, (pid_t) pid);
-    fclose (f);
-  } else if (procs >= 0)
-    close (procs);
-  if (depth == MAX_DEPTH || (fd = dup (dir_fd)) == -1)
-    return;
-  if ((d = fdopendir (fd)) == NULL) {
-    close (fd);
-    return;
-  }
-  while ((e = readdir (d)) != NULL) {
-    int child;
-
-    if (e->d_type != DT_DIR || e->d_name[0] == '.')
-      continue;
-    child = openat (dir_fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (child >= 0) {
-      walk (ad, child, depth + 1);
-      close (child);
-    }
-  }
-  closedir (d);
+  if (sb_walk_sockets (pid, pidfd, &w) == OUT_OF_BUDGET)
+    ad->a->cut = 1;
 }
 
 void
 sb_host_adopt (int cgroup_fd, const struct sb_host_instance *in,
                const struct sb_host_settings *s, struct sb_host_adopted *a)
 {
+  static struct sb_host_proc procs[SB_HOST_ADOPT_MAX_PROCESSES + 1];
   struct adoption ad = { .in = in, .s = s, .a = a };
+  size_t n = sb_host_cgroup_procs (cgroup_fd, procs, SB_HOST_ADOPT_MAX_PROCESSES + 1);
 
   memset (a, 0, sizeof *a);
-  walk (&ad, cgroup_fd, 0);
+  if (n > SB_HOST_ADOPT_MAX_PROCESSES) {
+    n = SB_HOST_ADOPT_MAX_PROCESSES;
+    a->cut = 1;
+  }
+  for (size_t i = 0; i < n && ad.looked < SB_HOST_ADOPT_MAX_SOCKETS; i++)
+    sb_host_take_process (procs[i].pid, s,
+                          sb_host_map_fd (in, SB_HOST_MAP_PROGRAMS),
+                          adopt_process, &ad);
 }

@@ -14,12 +14,21 @@
 struct sb_host_adopted {
   int processes;                /* processes of the cgroup looked at */
   int listeners;                /* listeners given TCP_NODELAY */
+  int cut;                      /* the adoption stopped at its bounds */
 };
+
+/* What enable looks at, at most, while it holds the pin directory's
+ * lock: processes of the cgroup's tree, and sockets of theirs in all.
+ * Users choose how many of both they make; the rest are left as they
+ * are (sockboost attach tunes them).
+ */
+#define SB_HOST_ADOPT_MAX_PROCESSES 4096
+#define SB_HOST_ADOPT_MAX_SOCKETS 65536
 
 /* Adopt the listeners of the processes in the cgroup open at CGROUP_FD
  * and its descendants, by the settings S and the maps of IN (loaded and
- * attached); count them in A.  Best effort: a process that goes away or
- * may not be looked at is skipped.
+ * attached), within the bounds above; count them in A.  Best effort: a
+ * process that goes away or may not be looked at is skipped.
  */
 extern void sb_host_adopt (int cgroup_fd, const struct sb_host_instance *in,
                            const struct sb_host_settings *s,

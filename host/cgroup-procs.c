@@ -12,8 +12,11 @@
 #include "cgroup-procs.h"
 #include "proc-sockets.h"
 
-/* Deeper than any cgroup tree: a bound on the walk. */
+/* Deeper and wider than any cgroup tree: bounds on the walk, whose
+ * width users with a delegated subtree choose.
+ */
 #define MAX_DEPTH 32
+#define MAX_CGROUPS 65536
 
 int
 sb_host_program_taken (const struct sb_host_settings *s, int programs_fd,
@@ -87,6 +90,7 @@ sb_host_take_process (pid_t pid, const struct sb_host_settings *s,
 struct walk {
   struct sb_host_proc *procs;
   size_t n, max;
+  unsigned cgroups;             /* cgroups looked at */
 };
 
 static void
@@ -110,6 +114,7 @@ walk (struct walk *w, int dir_fd, int depth)
   DIR *d;
   long pid;
 
+  w->cgroups++;
   if (procs >= 0 && (f = fdopen (procs, "re")) != NULL) {
     while (fscanf (f, "%ld", &pid) == 1)
       if (pid > 0)
@@ -123,7 +128,7 @@ walk (struct walk *w, int dir_fd, int depth)
     close (fd);
     return;
   }
-  while ((e = readdir (d)) != NULL) {
+  while (w->cgroups < MAX_CGROUPS && (e = readdir (d)) != NULL) {
     int child;
 
     if (e->d_type != DT_DIR || e->d_name[0] == '.')

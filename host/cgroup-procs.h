@@ -33,7 +33,8 @@ struct sb_host_proc {
 };
 
 /* The processes of the cgroup open at CGROUP_FD and of its descendants
- * (to a bounded depth): at most MAX into PROCS; return how many.
+ * (to a bounded depth, and at most 65536 cgroups): at most MAX into
+ * PROCS; return how many.
  */
 extern size_t sb_host_cgroup_procs (int cgroup_fd, struct sb_host_proc *procs,
                                     size_t max);
