@@ -115,18 +115,28 @@ check "host mode removes it: at most 2 delayed ACKs a copy (${acks_of[host-tcp]}
 check "host mode's TCP copy within 1.5x of the unix one: $(median ${times[host-tcp]}) s against $(median ${times[unix]}) s" \
   awk -v t="$(median ${times[host-tcp]})" -v u="$(median ${times[unix]})" 'BEGIN { exit !(t <= 1.5 * u) }'
 
+# What disable must take away is there: so the checks after it can fail.
+attached () { bpftool cgroup show "$CG" | awk '$1 ~ /^[0-9]+$/' | wc -l; }
+ours () { bpftool prog show | grep -c ' name sb_'; }
+watchers () { pgrep -f 'sb-host watch' | wc -l; }
+say "before disable: $(attached) programs attached to the cgroup, $(ours) of ours loaded, $(watchers) watcher processes"
+check "programs attached to the cgroup and loaded, seen from outside (bpftool)" \
+  test "$(attached)" -gt 0 -a "$(ours)" -gt 0
+if [ "$EXPECT_TCP_BY" = watcher ]; then
+  check "the watcher runs (pgrep)" test "$(watchers)" -eq 1
+fi
+
 sockboost host disable > /tmp/disable.out 2>&1
 status=$?
 sed 's/^/#   /' /tmp/disable.out
 check "sockboost host disable exits 0" test "$status" -eq 0
 check "status says off" test "$(sockboost host status --json | json on)" = False
 check "no pin left in /sys/fs/bpf/sockboost" test -z "$(ls -A /sys/fs/bpf/sockboost 2>/dev/null)"
-check "nothing attached to the cgroup (bpftool cgroup show)" \
-  test -z "$(bpftool cgroup show "$CG" | awk '$1 ~ /^[0-9]+$/')"
-check "no watcher process left" test -z "$(pgrep -f 'sb-host watch')"
+check "nothing attached to the cgroup (bpftool cgroup show)" test "$(attached)" -eq 0
+check "no watcher process left" test "$(watchers)" -eq 0
 # A program goes once its last reference does (links, pins, fds).
 for i in $(seq 50); do
-  left=$(bpftool prog show | grep -cE ' name sb_(host|watch|probe)')
+  left=$(ours)
   [ "$left" -eq 0 ] && break
   sleep 0.1
 done
