@@ -245,7 +245,7 @@ unix_wanted (const struct sb_host_options *o, struct sb_host_plan *pl)
   char *why = pl->part_why[SB_HOST_PART_UNIX_CONNECT];
 
   if (o->sndbuf == 0)
-    snprintf (why, SB_HOST_PART_WHY_LEN, "off (--sndbuf 0)");
+    snprintf (why, SB_HOST_PART_WHY_LEN, "--sndbuf 0");
   else if (sb_host_probe_unix (why, SB_HOST_PART_WHY_LEN))
     return SB_HOST_PARTS_UNIX;
   memcpy (pl->part_why[SB_HOST_PART_UNIX_ACCEPT], why, SB_HOST_PART_WHY_LEN);
