@@ -108,6 +108,12 @@ for k in plain-tcp host-tcp unix; do
   say "$k: median $(median ${times[$k]}) s (${times[$k]}), delayed ACKs ${acks_of[$k]}"
 done
 check "every copy identical to the image" test "$all_same" = yes
+sockboost host status --json > /tmp/status.json 2>&1
+bound=$(python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1])).get("tuned") or []
+print(sum(r.get("tcp_bind", 0) for r in rows if r.get("program") == "qemu-nbd"))' /tmp/status.json 2>/dev/null)
+check "status counts qemu-nbd's listeners: ${bound:-none} (one a round)" test "${bound:-0}" -ge "$ROUNDS"
 check "the stall is there without host mode: 30 or more delayed ACKs a copy (${acks_of[plain-tcp]})" \
   awk -v l="${acks_of[plain-tcp]}" 'BEGIN { n = split(l, v, " "); for (i = 1; i <= n; i++) if (v[i] < 30) exit 1 }'
 check "host mode removes it: at most 2 delayed ACKs a copy (${acks_of[host-tcp]})" \
