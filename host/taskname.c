@@ -118,9 +118,19 @@ sb_host_task_offsets (const char *path, uint32_t *group_leader,
   int status;
 
   *group_leader = *comm = 0;
+  /* Missing: a kernel built without BTF.  Present but refused: most
+   * often an older libbpf (Debian 11's 0.3) that does not know the
+   * kinds a newer kernel's BTF uses.
+   */
+  if (err == -ENOENT) {
+    snprintf (why, why_len, "the kernel has no BTF (%s: %s; it needs "
+              "CONFIG_DEBUG_INFO_BTF)", path, strerror (ENOENT));
+    return -1;
+  }
   if (err != 0) {
-    snprintf (why, why_len, "the kernel's BTF cannot be read (%s: %s; "
-              "it needs CONFIG_DEBUG_INFO_BTF)", path, strerror ((int) -err));
+    snprintf (why, why_len, "this libbpf cannot read the kernel's BTF "
+              "(%s: %s; a libbpf older than the kernel may not know the "
+              "kinds it uses)", path, strerror ((int) -err));
     return -1;
   }
   status = find (btf, group_leader, comm, why, why_len);

@@ -38,7 +38,7 @@ load helpers
   assert_success
   enabled=$output
   grep -q '^  unix: send buffer' <<<"$enabled" && unix_tb=$BOOSTED_TB
-  assert_line --regexp "^  names: a process is taken by the name of the thread that binds or connects, not its own \(a thread of QEMU named nbd-connect is not taken\): the kernel's BTF cannot be read \(/sys/kernel/btf/vmlinux: .*; it needs CONFIG_DEBUG_INFO_BTF\)$"
+  assert_line --regexp "^  names: a process is taken by the name of the thread that binds or connects, not its own \(a thread of QEMU named nbd-connect is not taken\): the kernel has no BTF \(/sys/kernel/btf/vmlinux: No such file or directory; it needs CONFIG_DEBUG_INFO_BTF\)$"
   run hm_host status --json
   assert_success
   [ "$(jq -r .names <<<"$output")" = thread ] || fail "status does not say the thread's names: $output"
@@ -52,6 +52,19 @@ load helpers
   assert_success
   [ "$(jq -c '[.tcp_nodelay, .unix_sndbuf]' <<<"$output")" = "[[1,1],[$unix_tb,$unix_tb]]" ] ||
     fail "by the thread's name, python3's thread qemu-nbd was not tuned: $output"
+}
+
+@test "host mode where libbpf cannot read the kernel's BTF: says so, not that the kernel lacks it" {
+  local ns_problem
+  hm_setup
+  ns_problem=$(mount_ns_problem)
+  [ -z "$ns_problem" ] || sb_skip "$ns_problem"
+  # A BTF file libbpf refuses, as Debian 11's libbpf 0.3 refuses 6.1's.
+  run private_mount_ns sh -c 'mount -t tmpfs none /sys/kernel/btf &&
+      head -c 64 /dev/zero >/sys/kernel/btf/vmlinux && exec "$@"' \
+    sh "$SOCKBOOST" host check --cgroup "$HM_CGROUP"
+  assert_line --regexp "this libbpf cannot read the kernel's BTF \(/sys/kernel/btf/vmlinux: .*; a libbpf older than the kernel may not know the kinds it uses\)"
+  refute_output --partial CONFIG_DEBUG_INFO_BTF
 }
 
 @test "host mode: QEMU with thread names on (as libvirt starts it) gets its NBD client's unix socket raised" {
