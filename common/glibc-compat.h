@@ -37,6 +37,9 @@ const char *sb_compat_sigabbrev_np (int sig);
 #if !defined SYS_close_range && defined __NR_close_range
 #define SYS_close_range __NR_close_range
 #endif
+#if !defined SYS_openat2 && defined __NR_openat2
+#define SYS_openat2 __NR_openat2
+#endif
 
 /* close_range's flag from Linux 5.11 (<linux/close_range.h>): a program
  * may pass it where the headers were older than the kernel, and the

@@ -10,7 +10,11 @@
 #include <unistd.h>
 
 #include "let-go.h"
+#include "net-class.h"
 #include "proc-sockets.h"
+
+/* Why the last walk of this thread took no copy (EXDEV). */
+static __thread char refusal[512];
 
 int
 sb_pidfd_open (pid_t pid)
@@ -86,8 +90,9 @@ visit (int pidfd, int dir_fd, const char *entry,
   return r != 0 ? r : take (pidfd, fd, w);
 }
 
-int
-sb_walk_sockets (pid_t pid, int pidfd, const struct sb_socket_walk *w)
+/* The walk itself, from wherever we are. */
+static int
+walk (pid_t pid, int pidfd, const struct sb_socket_walk *w)
 {
   char path[32];
   struct dirent *e;
@@ -103,6 +108,58 @@ sb_walk_sockets (pid_t pid, int pidfd, const struct sb_socket_walk *w)
   closedir (d);
   sb_let_go_flush ();
   return r;
+}
+
+static int
+nothing_more (void *arg, int fd, unsigned long long inode, int copy)
+{
+  (void) arg, (void) fd, (void) inode, (void) copy;
+  return 0;
+}
+
+/* Copies taken only for the class they give, after a process that
+ * moves all the time as many times at most.
+ */
+#define RETAKE_ROUNDS 3
+static const struct sb_socket_walk retake = { .taken = nothing_more };
+
+/* The copies are taken from the process's own net_cls and net_prio
+ * cgroups (net-class.h).  A process that moved to others meanwhile has
+ * its later copies in its old class: copies taken again from its new
+ * cgroups give every socket its new one.
+ */
+int
+sb_walk_sockets (pid_t pid, int pidfd, const struct sb_socket_walk *w)
+{
+  struct sb_net_class_trip trip = SB_NET_CLASS_TRIP_INIT;
+  int r, rounds = 0;
+
+  if (sb_net_class_join (pid, &trip, refusal, sizeof refusal) == -1) {
+    sb_net_class_leave (&trip);
+    return -1;
+  }
+  r = walk (pid, pidfd, w);
+  while (r != -1 && trip.classed && rounds++ < RETAKE_ROUNDS &&
+         sb_net_class_join (pid, &trip, refusal, sizeof refusal) == 1)
+    walk (pid, pidfd, &retake);
+  sb_net_class_leave (&trip);
+  return r;
+}
+
+int
+sb_walk_check (pid_t pid)
+{
+  struct sb_net_class_trip trip = SB_NET_CLASS_TRIP_INIT;
+  int r = sb_net_class_join (pid, &trip, refusal, sizeof refusal);
+
+  sb_net_class_leave (&trip);
+  return r == -1 ? -1 : 0;
+}
+
+const char *
+sb_walk_error (int err)
+{
+  return err == EXDEV ? refusal : strerror (err);
 }
 
 /* sb_each_socket's walk: its function, and the count. */

@@ -3,8 +3,9 @@
  * tune them from outside (sockboost attach, host mode's adoption and
  * status PID): /proc/PID/fd lists them, and each is taken through the
  * process's pidfd (pidfd_getfd(2)), a copy of that very socket however
- * the process changes meanwhile.  Links in /proc/PID/fd are read for
- * their socket inodes only, never followed.
+ * the process changes meanwhile, from the process's own net_cls and
+ * net_prio cgroups, so that it keeps its class.  Links in /proc/PID/fd
+ * are read for their socket inodes only, never followed.
  */
 #ifndef SOCKBOOST_PROC_SOCKETS_H
 #define SOCKBOOST_PROC_SOCKETS_H
@@ -38,13 +39,26 @@ struct sb_socket_walk {
 };
 #define SB_WALK_PASS (-2)
 
-/* Walk the sockets of process PID, open at PIDFD, as W says.  Returns 0
- * when every descriptor was seen, the value a callback stopped it with,
- * or -1 (errno) when /proc/PID/fd cannot be read (ENOENT: the process
- * is gone; EACCES: it is not ours to look at).
+/* Walk the sockets of process PID, open at PIDFD, as W says, with the
+ * copies taken from its own net_cls and net_prio cgroups (net-class.h).
+ * Returns 0 when every descriptor was seen, the value a callback stopped
+ * it with, or -1 (errno) when /proc/PID/fd cannot be read (ENOENT: the
+ * process is gone; EACCES: it is not ours to look at), or EXDEV when no
+ * copy may be taken: one would change the sockets' class.
  */
 extern int sb_walk_sockets (pid_t pid, int pidfd,
                             const struct sb_socket_walk *w);
+
+/* Whether the sockets of process PID may be copied now, as a walk
+ * would take them: 0, or -1 (errno as sb_walk_sockets: EXDEV when a copy
+ * would change their class).  Nothing is copied.
+ */
+extern int sb_walk_check (pid_t pid);
+
+/* What errno ERR of a walk means, as text: for EXDEV, why the last walk
+ * of this thread took no copy; else strerror's.
+ */
+extern const char *sb_walk_error (int err);
 
 /* The simple walk: FN (ARG, FD, INODE, COPY) for each socket taken, as
  * W.taken without a result; FN returns 1 to count the socket.  Sockets

@@ -6,6 +6,7 @@
  * user chose: the cgroup's process lists, /proc/PID/comm, and each
  * socket through the process's pidfd.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -146,6 +147,7 @@ adopt_process (void *arg, pid_t pid, int pidfd, const char comm[SB_HOST_COMM_LEN
   struct adoption *ad = arg;
   struct sb_socket_walk w = { .listed = count_look, .taken = adopt_socket,
                               .arg = ad };
+  int r;
 
   memcpy (ad->comm, comm, sizeof ad->comm);
   if (read_uid (pid, &ad->uid) == -1 ||
@@ -153,8 +155,12 @@ adopt_process (void *arg, pid_t pid, int pidfd, const char comm[SB_HOST_COMM_LEN
                               comm, &ad->entry))
     return;
   ad->a->processes++;
-  if (sb_walk_sockets (pid, pidfd, &w) == OUT_OF_BUDGET)
+  r = sb_walk_sockets (pid, pidfd, &w);
+  if (r == OUT_OF_BUDGET)
     ad->a->cut = 1;
+  else if (r == -1 && errno == EXDEV && ad->a->refused++ == 0)
+    snprintf (ad->a->refused_why, sizeof ad->a->refused_why,
+              "process %d: %s", (int) pid, sb_walk_error (errno));
 }
 
 void

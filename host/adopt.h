@@ -15,6 +15,9 @@ struct sb_host_adopted {
   int processes;                /* processes of the cgroup looked at */
   int listeners;                /* listeners given TCP_NODELAY */
   int cut;                      /* the adoption stopped at its bounds */
+  int refused;                  /* processes left alone: a copy of their
+                                   sockets would change their class */
+  char refused_why[768];        /* "process PID: why", of the first */
 };
 
 /* What enable looks at, at most, while it holds the pin directory's
@@ -28,7 +31,9 @@ struct sb_host_adopted {
 /* Adopt the listeners of the processes in the cgroup open at CGROUP_FD
  * and its descendants, by the settings S and the maps of IN (loaded and
  * attached), within the bounds above; count them in A.  Best effort: a
- * process that goes away or may not be looked at is skipped.
+ * process that goes away or may not be looked at is skipped, and so is
+ * one whose sockets cannot be copied without changing their net_cls or
+ * net_prio class (common/net-class.h; counted, said).
  */
 extern void sb_host_adopt (int cgroup_fd, const struct sb_host_instance *in,
                            const struct sb_host_settings *s,

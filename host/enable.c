@@ -320,6 +320,10 @@ report (const struct sb_host_options *o, const struct sb_host_plan *pl,
     printf ("  tcp: listeners that were there already: %d, of %d process%s "
             "the filter takes, got TCP_NODELAY too\n", adopted->listeners,
             adopted->processes, adopted->processes == 1 ? "" : "es");
+  if (!already && adopted->refused)
+    printf ("  tcp: the listeners of %d process%s were left as they were "
+            "(%s)\n", adopted->refused, adopted->refused == 1 ? "" : "es",
+            adopted->refused_why);
   if (!already && adopted->cut)
     printf ("  tcp: that stopped at its bound of %d processes and %d sockets "
             "looked at: those beyond were left as they were\n",
@@ -343,7 +347,7 @@ start_watcher (const char *pin_dir)
 int
 sb_host_enable (const struct sb_host_options *o)
 {
-  struct sb_host_adopted adopted = { 0, 0, 0 };
+  struct sb_host_adopted adopted = { 0 };
   struct sb_host_plan pl;
   struct sb_host_pins pins;
   struct sb_host_state st;

@@ -135,7 +135,7 @@ sb_host_status_pid (const struct sb_host_options *o)
   if (marks >= 0)
     n = marked_sockets (o->pid, pidfd, marks, found, MAX_FOUND);
   if (n == -1)
-    sb_error ("status: process %d: %s", (int) o->pid, strerror (errno));
+    sb_error ("status: process %d: %s", (int) o->pid, sb_walk_error (errno));
   else if (marks < 0)
     printf (o->json ? "{\"pid\": %d, \"on\": false, \"sockets\": []}\n" :
             "host mode: off (process %d)\n", (int) o->pid);

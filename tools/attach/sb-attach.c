@@ -6,9 +6,11 @@
  *
  * Each socket is duplicated with pidfd_getfd(2): the duplicate is the
  * target's own open socket, so setsockopt on it changes the target's
- * socket.  The target is never stopped or signalled.  This file reads the
- * command line and the environment; the work is in the other files here,
- * the rules in rules/.
+ * socket; it is taken from the target's own net_cls and net_prio
+ * cgroups (common/net-class.h), so that the socket keeps its class.  The
+ * target is never stopped or signalled.  This file reads the command
+ * line and the environment; the work is in the other files here, the
+ * rules in rules/.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -86,8 +86,8 @@ getfd_failure (const struct target *t, int fd)
   return TARGET_FAILED;
 }
 
-/* Say why /proc/PID/fd of T cannot be read (errno, kept), unless the
- * process is gone (ENOENT).
+/* Say why /proc/PID/fd of T cannot be read, or why its sockets may not
+ * be copied (EXDEV) (errno, kept), unless the process is gone (ENOENT).
  */
 static void
 explain_fd_dir (const struct target *t)
@@ -96,6 +96,8 @@ explain_fd_dir (const struct target *t)
 
   if (errno == EACCES)
     explain_permission (t);
+  else if (errno == EXDEV)
+    sb_error ("%d: %s", (int) t->pid, sb_walk_error (errno));
   else if (errno != ENOENT)
     sb_error ("/proc/%d/fd: %s", (int) t->pid, strerror (errno));
   errno = saved;
@@ -136,27 +138,19 @@ read_name (struct target *t)
   sb_escape (t->name, sizeof t->name, n ? comm : "?", n ? n : 1);
 }
 
-/* The number of T's first descriptor, -1 if it has none, -2 if its
- * descriptors cannot be listed (said).
- */
+/* Whether T's descriptors can be listed (said when not). */
 static int
-first_fd (const struct target *t)
+check_fd_dir (const struct target *t)
 {
-  struct dirent *e;
   DIR *d = open_fd_dir (t);
-  int fd = -1;
 
   if (d == NULL) {
     if (errno == ENOENT)
       sb_error ("%d: no such process", (int) t->pid);
-    return -2;
+    return -1;
   }
-  while ((e = readdir (d)) != NULL && e->d_name[0] == '.')
-    ;
-  if (e != NULL)
-    fd = atoi (e->d_name);
   closedir (d);
-  return fd;
+  return 0;
 }
 
 static int
@@ -177,26 +171,40 @@ open_pidfd (struct target *t)
   return -1;
 }
 
+/* Whether T's descriptors may be taken, asked without taking one (a
+ * copy of a socket would give it our class, common/net-class.h): the
+ * kernel checks the permission before it looks for the descriptor, so
+ * one that no process has open (-1) fails with EBADF when it is given.
+ */
+static int
+may_take (const struct target *t)
+{
+  if (pidfd_getfd (t->pidfd, -1) == -1 && errno != EBADF)
+    return getfd_failure (t, -1) == TARGET_FAILED ? -1 : 0;
+  return 0;
+}
+
+/* Whether T's sockets may be copied without changing their class. */
+static int
+may_copy (const struct target *t)
+{
+  if (sb_walk_check (t->pid) == 0 || errno != EXDEV)
+    return 0;
+  sb_error ("%d: %s", (int) t->pid, sb_walk_error (errno));
+  return -1;
+}
+
 /* Open T, and check before any process is touched that its descriptors
- * may be taken, with its first one.  /proc is asked first, so that a
- * missing process or a missing permission is said without pidfd calls.
+ * may be taken.  /proc is asked first, so that a missing process or a
+ * missing permission is said without pidfd calls.
  */
 int
 target_open (struct target *t)
 {
-  int fd = first_fd (t), dup;
-
-  if (fd == -2 || open_pidfd (t) == -1)
+  if (check_fd_dir (t) == -1 || open_pidfd (t) == -1)
     return -1;
   read_name (t);
-  if (fd == -1)
-    return 0;
-  dup = pidfd_getfd (t->pidfd, fd);
-  if (dup >= 0) {
-    close (dup);
-    return 0;
-  }
-  return getfd_failure (t, fd) == TARGET_FAILED ? -1 : 0;
+  return may_take (t) == 0 && may_copy (t) == 0 ? 0 : -1;
 }
 
 void
