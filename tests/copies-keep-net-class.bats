@@ -167,3 +167,20 @@ load helpers
   NC_CGROUPS=("$other")
   nc_assert_class "$NC_HOLDER" "after status PID"
 }
+
+@test "host watcher where the hierarchy is not mounted: it gives the sockets up, their class kept" {
+  requires jq
+  hm_setup
+  nc_setup net_cls,net_prio
+  local deadline
+  hw_enable >/dev/null
+  nc_holder qemu-nbd "$HM_CGROUP"
+  deadline=$((SECONDS + 20))
+  until [ "$(hw_watcher_count given_up)" -ge 2 ]; do
+    [ $SECONDS -lt $deadline ] || fail "the watcher gave nothing up: $(hm_host status --json)"
+    sleep 0.1
+  done
+  [ "$(hw_watcher_count set)" -eq 0 ] ||
+    fail "the watcher set TCP_NODELAY through a copy: $(hm_host status --json)"
+  nc_assert_class "$NC_HOLDER" "after the watcher"
+}
