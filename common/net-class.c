@@ -63,6 +63,18 @@ keep (struct classes *c, const struct sb_cgroup_line *l)
   return 0;
 }
 
+/* A process gone (or a kernel without cgroups) has no class to keep:
+ * the walk finds it gone by itself.
+ */
+static int
+none_if_gone (struct classes *c)
+{
+  if (errno != ENOENT && errno != ESRCH)
+    return -1;
+  c->n = 0;
+  return 0;
+}
+
 /* The classes of process PID (0: this one), from /proc/PID/cgroup.
  * 0, or -1 (errno).
  */
@@ -81,7 +93,7 @@ read_classes (pid_t pid, struct classes *c)
     snprintf (file, sizeof file, "/proc/%d/cgroup", (int) pid);
   f = fopen (file, "re");
   if (f == NULL)
-    return -1;
+    return none_if_gone (c);
   c->n = 0;
   errno = 0;
   while (r == 0 && (len = getline (&line, &size, f)) > 0) {
@@ -95,7 +107,7 @@ read_classes (pid_t pid, struct classes *c)
       r = keep (c, &l);
   }
   if (r == 0 && ferror (f))
-    r = -1;
+    r = none_if_gone (c);
   saved = errno;
   free (line);
   fclose (f);

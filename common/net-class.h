@@ -38,12 +38,12 @@ struct sb_net_class_trip {
 
 /* Join process PID's net_cls and net_prio cgroups where they are not
  * ours (T, from SB_NET_CLASS_TRIP_INIT, remembers ours).  Returns 0 when
- * nothing had to move, 1 when we moved into them, or -1: errno ENOENT
- * or ESRCH when the process is gone, EXDEV when they cannot be joined
- * (WHY, SIZE bytes, says why: then no copy may be taken), another errno
- * when its cgroups cannot be read.  Called again after the copies, 1
- * means that the process had moved meanwhile: copies taken again give
- * its sockets its new class.
+ * nothing had to move (a process gone has no class to keep), 1 when we
+ * moved into them, or -1: errno EXDEV when they cannot be joined (WHY,
+ * SIZE bytes, says why: then no copy may be taken), another when its
+ * cgroups cannot be read.  Called again after the copies, 1 means that
+ * the process had moved meanwhile: copies taken again give its sockets
+ * its new class.
  */
 extern int sb_net_class_join (pid_t pid, struct sb_net_class_trip *t,
                               char *why, size_t size);
