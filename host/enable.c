@@ -147,6 +147,7 @@ replace_generation (const struct sb_host_options *o, const struct sb_host_plan *
   struct sb_stalls_instance counting;
   struct sb_host_settings s;
   struct sb_host_instance in;
+  int reuse[SB_HOST_NMAPS];
   char why[512];
   int status;
 
@@ -157,21 +158,28 @@ replace_generation (const struct sb_host_options *o, const struct sb_host_plan *
               strerror (errno));
     return 1;
   }
-  /* --observe: the maps and the counting, no tuning part (the plan has
-   * none then).
+  /* The sockets marked carry over; what was counted, and the tags of
+   * the sockets it is counted for, with the same filter only (a new
+   * filter starts with rows of its own entries).  --observe: the maps
+   * and the counting, no tuning part (the plan has none then).
    */
-  if (sb_host_load (&in, &s, &o->filter, pl->parts, st->marks_fd,
-                    same_filter (st, o) ? st->counts_fd : -1,
+  for (int m = 0; m < SB_HOST_NMAPS; m++)
+    reuse[m] = -1;
+  reuse[SB_HOST_MAP_MARKS] = st->marks_fd;
+  if (same_filter (st, o)) {
+    reuse[SB_HOST_MAP_COUNTS] = st->counts_fd;
+    reuse[SB_HOST_MAP_STALL_TAGS] = st->stall_tags_fd;
+  }
+  if (sb_host_load (&in, &s, &o->filter, pl->parts, reuse,
                     why, sizeof why) == -1) {
     sb_error ("enable: %s", why);
     return 1;
   }
   /* The counting is a part of its own: where the kernel refuses it, the
-   * tuning goes on without it (said), --observe fails.  Its tags and
-   * process rows carry over with the counts.
+   * tuning goes on without it (said), --observe fails.  Its process rows
+   * carry over with the counts.
    */
   if (sb_stalls_load (&counting, &in,
-                      same_filter (st, o) ? st->stall_tags_fd : -1,
                       same_filter (st, o) ? st->stall_processes_fd : -1,
                       counting_why, counting_why_len) == -1 && o->observe) {
     sb_error ("enable: %s", counting_why);

@@ -63,7 +63,10 @@ struct sb_host_settings {
   __u32 observe;                /* 1: counting only (enable --observe):
                                    no tuning program is attached */
   __u32 parts;                  /* bit P: part P is on */
-  __u32 unused;
+  __u32 tag_tcp;                /* 1: the TCP parts' hooks tag the sockets
+                                   they take for the counting
+                                   (stall-tags.bpf.h), which attaches no
+                                   bind or connect hook of its own then */
   __u64 first_bytes[4];         /* bit B: a name in "programs" starts with
                                    byte B (most names are refused on it,
                                    before the trie is searched) */

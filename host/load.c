@@ -58,7 +58,7 @@ const char *const sb_host_part_name[SB_HOST_NPARTS] = {
 };
 
 const char *const sb_host_map_pin[SB_HOST_NMAPS] = {
-  "settings", "programs", "ports", "marks", "counts",
+  "settings", "programs", "ports", "marks", "counts", "stall_tags",
 };
 
 static struct bpf_map *
@@ -66,7 +66,7 @@ map_of (struct sockboost_host *skel, enum sb_host_map i)
 {
   struct bpf_map *all[SB_HOST_NMAPS] = {
     skel->maps.settings, skel->maps.programs, skel->maps.ports,
-    skel->maps.marks, skel->maps.counts,
+    skel->maps.marks, skel->maps.counts, skel->maps.stall_tags,
   };
   return all[i];
 }
@@ -230,7 +230,7 @@ load_part (struct sb_host_instance *in, enum sb_host_part p)
 int
 sb_host_load (struct sb_host_instance *in, const struct sb_host_settings *s,
               const struct sb_host_filter_spec *f, unsigned parts,
-              int reuse_marks, int reuse_counts, char *why, size_t why_len)
+              const int *reuse, char *why, size_t why_len)
 {
   char reason[512];
   int err;
@@ -243,8 +243,8 @@ sb_host_load (struct sb_host_instance *in, const struct sb_host_settings *s,
               strerror (errno));
     return -1;
   }
-  sb_host_reuse_map (in->maps->maps.marks, reuse_marks);
-  sb_host_reuse_map (in->maps->maps.counts, reuse_counts);
+  for (int m = 0; reuse != NULL && m < SB_HOST_NMAPS; m++)
+    sb_host_reuse_map (map_of (in->maps, m), reuse[m]);
   err = sockboost_host__load (in->maps);
   if (err == -EPERM || err == -EACCES)
     snprintf (why, why_len, NO_RIGHTS, strerror (-err));

@@ -36,13 +36,17 @@ extern const struct sb_host_prog_desc sb_host_progs[SB_HOST_NPROGS];
 /* The parts' names, as enable and status say them ("tcp-bind"). */
 extern const char *const sb_host_part_name[SB_HOST_NPARTS];
 
-/* The maps, shared by every part, pinned under these names. */
+/* The maps, shared by every part, pinned under these names.  The
+ * counting's tags are among them: the TCP parts tag for the counting
+ * (stall-tags.bpf.h), which is loaded with this map.
+ */
 enum sb_host_map {
   SB_HOST_MAP_SETTINGS,
   SB_HOST_MAP_PROGRAMS,
   SB_HOST_MAP_PORTS,
   SB_HOST_MAP_MARKS,
   SB_HOST_MAP_COUNTS,
+  SB_HOST_MAP_STALL_TAGS,
   SB_HOST_NMAPS
 };
 extern const char *const sb_host_map_pin[SB_HOST_NMAPS];
@@ -72,16 +76,16 @@ extern int sb_host_probe_unix (char *why, size_t why_len);
 /* Make the maps and fill them with S and F (the reserved rows of F's
  * entries in "counts" too), then load each of the PARTS
  * (SB_HOST_PART_BIT) on its own: IN->loaded says which the kernel took,
- * IN->why why not the others.  REUSE_MARKS and REUSE_COUNTS are pinned
- * maps of the generation being replaced, kept so that sockets it marked
- * and what it counted carry over, or -1.  Return 0, or -1 with WHY when
- * not even the maps can be made.
+ * IN->why why not the others.  REUSE, when not NULL, has for each map
+ * (enum sb_host_map) the pinned map of the generation being replaced
+ * that it is to be, or -1: so the sockets it marked or tagged and what
+ * it counted carry over.  Return 0, or -1 with WHY when not even the
+ * maps can be made.
  */
 extern int sb_host_load (struct sb_host_instance *in,
                          const struct sb_host_settings *s,
                          const struct sb_host_filter_spec *f, unsigned parts,
-                         int reuse_marks, int reuse_counts,
-                         char *why, size_t why_len);
+                         const int *reuse, char *why, size_t why_len);
 
 /* Use the map at FD (one of a generation being replaced) for M, of an
  * object not loaded yet, when it has the layout M is loaded with; else

@@ -112,7 +112,7 @@ sb_host_selftest (int parent_fd, const struct sb_host_settings *base,
   memset (r, 0, sizeof *r);
   sb_host_parse_programs (SB_HOST_SELFTEST_NAME, &f, why, why_len);
   sb_host_first_bytes (&f, (uint64_t *) s.first_bytes);
-  if (sb_host_load (&in, &s, &f, parts, -1, -1, why, why_len) == -1)
+  if (sb_host_load (&in, &s, &f, parts, NULL, why, why_len) == -1)
     return -1;
   sb_host_cgroup_remove_stale (parent_fd, SELFTEST_CGROUP);
   snprintf (name, sizeof name, SELFTEST_CGROUP "%d", (int) getpid ());

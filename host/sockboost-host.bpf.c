@@ -22,6 +22,7 @@
 #include "host-abi.h"
 #include "filter.bpf.h"
 #include "counts.bpf.h"
+#include "stall-tags.bpf.h"
 
 /* The few socket constants of <sys/socket.h> that no uapi header has;
  * <asm/socket.h> of the architecture gives SOL_SOCKET and SO_SNDBUF.
@@ -85,6 +86,8 @@ mark_socket (struct bpf_sock *sk, const char comm[SB_HOST_COMM_LEN], __u32 flag)
  * TCP_NODELAY, so every connection of a server is tuned without a hook
  * of its own.  Both run in the process that makes the call, so the
  * program's name is at hand; PORT is the port it binds or connects to.
+ * With the counting beside them (S->tag_tcp), they tag the socket for
+ * it too: its own hooks are then not attached.
  */
 static __always_inline int
 tune_tcp (struct bpf_sock_addr *ctx, int is_bind)
@@ -101,6 +104,8 @@ tune_tcp (struct bpf_sock_addr *ctx, int is_bind)
   if (process_name (s, comm) != 0 ||
       !taken (s, comm, bpf_ntohs ((__u16) ctx->user_port), &entry))
     return 1;
+  if (s->tag_tcp)
+    tag_socket (sk, &entry, comm);
   if (bpf_setsockopt (ctx, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) != 0)
     return 1;
   mark_socket (sk, comm, SB_HOST_MARK_NODELAY);

@@ -9,7 +9,9 @@
  * they tag the sockets the filter takes with the process's name, pid
  * and uid (socket storage, cloned into the sockets a tagged listener
  * accepts), so that nothing a process says later, and nothing another
- * process does, changes whose socket it is.  On a tagged connection the
+ * process does, changes whose socket it is.  Beside the kernel's TCP
+ * parts, whose hooks take the same sockets, those hooks tag them and
+ * these are not attached (stall-tags.bpf.h).  On a tagged connection the
  * sock_ops program asks the kernel for a callback on each round trip
  * measured and on each change of state: no other socket costs more
  * than the few calls every connection makes at its start.  A stall is
@@ -27,6 +29,7 @@
 
 #include "filter.bpf.h"
 #include "counts.bpf.h"
+#include "stall-tags.bpf.h"
 #include "stalls-abi.h"
 
 /* Linux 5.10's uapi <linux/stddef.h> (Debian 11) makes __always_inline a
@@ -44,13 +47,6 @@
 
 char LICENSE[] SEC ("license") = "Dual MIT/GPL";
 
-struct {
-  __uint (type, BPF_MAP_TYPE_SK_STORAGE);
-  __uint (map_flags, BPF_F_NO_PREALLOC | BPF_F_CLONE);
-  __type (key, int);
-  __type (value, struct sb_stalls_tag);
-} stall_tags SEC (".maps");
-
 /* Preallocated, keyed by pid. */
 struct {
   __uint (type, BPF_MAP_TYPE_HASH);
@@ -59,14 +55,17 @@ struct {
   __type (value, struct sb_stalls_process);
 } stall_processes SEC (".maps");
 
-/* Tag SK as a socket of the calling process if the filter takes it. */
+/* Tag the socket of CTX if the filter takes the calling process: when
+ * nothing is tuned (--observe), or the watcher is the TCP part (which
+ * reports, and tags nothing).  Beside the kernel's TCP parts, these
+ * hooks are not attached: those parts tag the sockets they take.
+ */
 static __always_inline int
 tag_tcp (struct bpf_sock_addr *ctx)
 {
   const struct sb_host_settings *s = current_settings ();
   struct bpf_sock *sk = ctx->sk;
   struct sb_host_name_key entry;
-  struct sb_stalls_tag *tag;
   char comm[SB_HOST_COMM_LEN];
 
   if (s == 0 || sk == 0 || ctx->type != SOCK_STREAM ||
@@ -75,13 +74,7 @@ tag_tcp (struct bpf_sock_addr *ctx)
   if (process_name (s, comm) != 0 ||
       !taken (s, comm, bpf_ntohs ((__u16) ctx->user_port), &entry))
     return 1;
-  tag = bpf_sk_storage_get (&stall_tags, sk, 0, BPF_SK_STORAGE_GET_F_CREATE);
-  if (tag == 0)
-    return 1;
-  __builtin_memcpy (&tag->entry, &entry, sizeof entry);
-  tag->tgid = (__u32) (bpf_get_current_pid_tgid () >> 32);
-  tag->uid = (__u32) bpf_get_current_uid_gid ();
-  __builtin_memcpy (tag->comm, comm, SB_HOST_COMM_LEN);
+  tag_socket (sk, &entry, comm);
   return 1;
 }
 

@@ -157,7 +157,7 @@ read_generation (const struct source *src, struct sb_host_state *st)
     found_links (src->found, st);
   for (int i = 0; i < SB_STALLS_NPROGS; i++)
     read_link (src, sb_stalls_prog_pin[i], &st->stalls_links[i]);
-  st->stall_tags_fd = get_pin (src, SB_STALLS_PIN_TAGS);
+  st->stall_tags_fd = get_map (src, SB_HOST_MAP_STALL_TAGS);
   st->stall_processes_fd = get_pin (src, SB_STALLS_PIN_PROCESSES);
   st->counts_fd = get_map (src, SB_HOST_MAP_COUNTS);
   st->marks_fd = get_map (src, SB_HOST_MAP_MARKS);
@@ -237,19 +237,35 @@ sb_host_state_close (struct sb_host_state *st)
   st->stall_tags_fd = st->stall_processes_fd = -1;
 }
 
+static int
+link_attached (const struct sb_host_state *st, const struct sb_host_link_state *l)
+{
+  return l->cgroup_id != 0 && l->cgroup_id == st->settings.cgroup_id;
+}
+
 int
 sb_host_state_attached (const struct sb_host_state *st)
 {
   if (!st->on || st->problem[0] != '\0')
     return 0;
-  for (int i = 0; i < SB_HOST_NPROGS; i++) {
-    if (!(st->settings.parts & SB_HOST_PART_BIT (sb_host_progs[i].part)))
-      continue;
-    if (st->links[i].cgroup_id == 0 ||
-        st->links[i].cgroup_id != st->settings.cgroup_id)
+  for (int i = 0; i < SB_HOST_NPROGS; i++)
+    if ((st->settings.parts & SB_HOST_PART_BIT (sb_host_progs[i].part)) &&
+        !link_attached (st, &st->links[i]))
       return 0;
-  }
   return 1;
+}
+
+/* Whether the counting's program I runs, or the tuning's twin of it
+ * tags for it.
+ */
+static int
+counting_runs (const struct sb_host_state *st, int i)
+{
+  int twin = sb_stalls_twin[i];
+
+  return link_attached (st, &st->stalls_links[i]) ||
+         (twin >= 0 && st->settings.tag_tcp &&
+          link_attached (st, &st->links[twin]));
 }
 
 int
@@ -258,8 +274,7 @@ sb_host_state_counting (const struct sb_host_state *st)
   if (!st->on || st->problem[0] != '\0')
     return 0;
   for (int i = 0; i < SB_STALLS_NPROGS; i++)
-    if (st->stalls_links[i].cgroup_id == 0 ||
-        st->stalls_links[i].cgroup_id != st->settings.cgroup_id)
+    if (!counting_runs (st, i))
       return 0;
   return 1;
 }

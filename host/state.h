@@ -33,7 +33,7 @@ struct sb_host_state {
   int counts_fd;                /* the pinned "counts" map, or -1 */
   int marks_fd;                 /* the pinned "marks" map, or -1 */
   struct sb_host_link_state stalls_links[SB_STALLS_NPROGS];  /* counting's */
-  int stall_tags_fd;            /* the counting's pinned maps, or -1 */
+  int stall_tags_fd;            /* the counting's maps, or -1 */
   int stall_processes_fd;
   int tcp_by_watcher;           /* the watcher is its TCP part (watch.h) */
   char problem[256];            /* why the current generation is unusable */
@@ -60,7 +60,9 @@ extern void sb_host_state_close (struct sb_host_state *st);
 extern uint32_t sb_host_pinned_settings_id (const struct sb_host_pins *p,
                                             const char *gen);
 
-/* Whether the counting is on: each of its links pinned and attached. */
+/* Whether the counting is on: each of its links pinned and attached,
+ * but the tag hooks that the tuning's TCP programs stand in for.
+ */
 extern int sb_host_state_counting (const struct sb_host_state *st);
 
 /* Whether every program of the parts the settings turned on is attached
