@@ -40,23 +40,39 @@ current_settings (void)
   return bpf_map_lookup_elem (&settings, &zero);
 }
 
+/* Whether the calling thread is its process's thread group leader
+ * (its pid is the process's).
+ */
+static __always_inline int
+current_is_leader (void)
+{
+  __u64 id = bpf_get_current_pid_tgid ();
+
+  return (__u32) id == (__u32) (id >> 32);
+}
+
 /* The calling process's name: its thread group leader's, as
  * /proc/PID/comm shows it, read where the settings S say the kernel
- * keeps it; the calling thread's when they do not say, or when the
- * read fails.  QEMU names its threads ("nbd-connect"); the filter names
- * programs.  Zero-padded: kernels before 6.5 or so leave the bytes after
- * a name's NUL as they were, and the name is searched for and kept byte
- * for byte.
+ * keeps it; the calling thread's when they do not say, when the read
+ * fails, or when the calling thread is the leader: the same name, read
+ * without the two reads of another task's, which every bind and connect
+ * of a program host mode leaves alone would pay for.  QEMU names its
+ * threads ("nbd-connect");
+ * the filter names programs.  Zero-padded: kernels before 6.5 or so
+ * leave the bytes after a name's NUL as they were, and the name is
+ * searched for and kept byte for byte (bpf_get_current_comm pads).
  */
 static __always_inline int
 process_name (const struct sb_host_settings *s, char comm[SB_HOST_COMM_LEN])
 {
-  const char *task = (const char *) bpf_get_current_task ();
+  const char *task;
   const char *leader = 0;
 
+  if (s->task_comm == 0 || current_is_leader ())
+    return bpf_get_current_comm (comm, SB_HOST_COMM_LEN);
+  task = (const char *) bpf_get_current_task ();
   __builtin_memset (comm, 0, SB_HOST_COMM_LEN);
-  if (s->task_comm != 0 &&
-      bpf_probe_read_kernel (&leader, sizeof leader,
+  if (bpf_probe_read_kernel (&leader, sizeof leader,
                              task + s->task_group_leader) == 0 &&
       leader != 0 &&
       bpf_probe_read_kernel_str (comm, SB_HOST_COMM_LEN,
