@@ -24,8 +24,10 @@ sb_pattern_byte (uint64_t offset)
 }
 
 /* Pointer to LEN bytes (LEN <= NBD_MAX_PAYLOAD) of the pattern as found
- * at OFFSET.  The table is built on first use, thread-safely; returns
- * NULL with errno set if it could not be allocated.
+ * at OFFSET.  The table is reserved on first use and filled as far as the
+ * request needs, thread-safely; returns NULL with errno set if it could
+ * not be allocated.  A call whose LEN was asked for before (or is at most
+ * 64 KiB - 251) takes no lock, so may be made from a signal handler.
  */
 extern const uint8_t *sb_pattern_at (uint64_t offset, size_t len);
 

@@ -457,7 +457,7 @@ set_up (void)
     sem_init (&streams[i].window, 0, DEPTH);
   }
   null = open ("/dev/null", O_WRONLY);
-  (void) sb_pattern_at (0, 1);          /* built once, before any signal */
+  (void) sb_pattern_at (0, MAX_LEN);    /* filled before any signal */
   return null == -1 || bind_direct () == -1 || nbd_pair_open (&shared, false) == -1
     ? -1 : open_listener ();
 }
