@@ -213,7 +213,7 @@ print_text (const struct sb_host_pins *p, const struct sb_host_state *st,
             const struct sb_watch_state *ws)
 {
   char text[2048], dir[SB_ESCAPE_SIZE (PATH_MAX)], cgroup[SB_ESCAPE_SIZE (SB_HOST_CGROUP_PATH_LEN)];
-  int with_unix = st->settings.sndbuf != 0;
+  int with_unix = st->settings.sndbuf != 0 && !st->settings.observe;
 
   sb_escape_str (dir, sizeof dir, p->path);
   print_headline (st, ws, dir);
@@ -231,7 +231,10 @@ print_text (const struct sb_host_pins *p, const struct sb_host_state *st,
     sb_watch_status_text (ws);
   else
     print_tcp (&st->settings);
-  if (with_unix)
+  if (st->settings.observe)
+    printf ("unix: not tuned ('sockboost host enable' raises their send "
+            "buffers)\n");
+  else if (with_unix)
     print_unix (&st->settings);
   else
     printf ("unix: off: %s\n", why_off (&st->settings, SB_HOST_PART_UNIX_CONNECT));
@@ -325,7 +328,7 @@ static void
 print_json (const char *pin_dir, const struct sb_host_state *st,
             const struct sb_watch_state *ws)
 {
-  int with_unix = st->settings.sndbuf != 0;
+  int with_unix = st->settings.sndbuf != 0 && !st->settings.observe;
   int tcp_by_kernel = (st->settings.parts & SB_HOST_PARTS_TCP) == SB_HOST_PARTS_TCP;
 
   printf ("{\"on\": %s, \"whole\": %s, \"pin_dir\": ", st->on ? "true" : "false",

@@ -90,3 +90,13 @@ sock_ops sb_stalls_sockops" ] || fail "wanted the counting's own hooks alone: $h
   [ "$(jq -c .tcp_nodelay <<<"$output")" = "[0,0]" ] || fail "observing, qemu-nbd's TCP got TCP_NODELAY: $output"
   qemu_nbd_connections 2
 }
+
+@test "host status observing: neither TCP nor unix is tuned, said in words" {
+  hm_setup
+  hm_enable --observe >/dev/null
+  run hm_host status
+  assert_success
+  assert_line "tcp: not tuned ('sockboost host enable' tunes them)"
+  assert_line "unix: not tuned ('sockboost host enable' raises their send buffers)"
+  refute_line --partial "off: off"
+}
