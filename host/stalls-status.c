@@ -40,7 +40,8 @@ epoch_of (__u64 boot_ns)
 }
 
 /* When process PID started, CLOCK_BOOTTIME nanoseconds (/proc/PID/stat's
- * starttime), or -1 when there is no such process.
+ * starttime), or -1 when there is no such process or it has ended: a
+ * zombie, which its parent has not reaped yet, serves nothing.
  */
 static long long
 started_ns (__u32 pid)
@@ -62,7 +63,7 @@ started_ns (__u32 pid)
   buf[len] = '\0';
   /* The name, in parentheses, may hold anything: count from its end. */
   p = strrchr (buf, ')');
-  if (p == NULL)
+  if (p == NULL || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
     return -1;
   for (field = 2; field < 22 && p != NULL; field++)
     p = strchr (p + 1, ' ');

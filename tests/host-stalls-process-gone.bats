@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The counting's row of a process lasts as long as the process: a
 # qemu-nbd with a counted connection has a row of its own in host status
-# while it runs; once it is gone, status removes the row, and what it
-# counted stays in its program's row.
+# while it runs; once it is gone (or ended, a zombie its parent has not
+# reaped), status removes the row, and what it counted stays in its
+# program's row.
 
 load helpers
 
@@ -31,4 +32,50 @@ load helpers
     fail "the row of qemu-nbd $pid, gone, is still there: $output"
   [ "$(jq '[.tuned[] | select(.program == "qemu-nbd") | .connections] | add' <<<"$output")" = "$program_conns" ] ||
     fail "qemu-nbd's program row lost counts with the process: $output"
+}
+
+@test "host counting: an ended qemu-nbd its parent has not reaped has no row" {
+  requires qemu-img qemu-nbd jq python3
+  hm_setup
+  local img=$BATS_TEST_TMPDIR/disk.img pidfile=$BATS_TEST_TMPDIR/child.pid
+  local log=$BATS_TEST_TMPDIR/qemu-nbd.log parent pid state i
+  truncate -s 1M "$img"
+  qt_private_netns
+  hm_enable --observe >/dev/null
+  # A parent that never reaps: its child, once killed, stays a zombie.
+  (exec "${HM_IN_CGROUP[@]}" "$HM_CGROUP" ${QT_NETNS[@]+"${QT_NETNS[@]}"} \
+     python3 -c 'import os, sys, time
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+with open(sys.argv[1] + ".new", "w") as f:
+    f.write(str(pid))
+os.rename(sys.argv[1] + ".new", sys.argv[1])
+time.sleep(120)' "$pidfile" qemu-nbd -r -t -f raw -b 127.0.0.1 -p 0 "$img") \
+    2>"$log" 3>&- &
+  parent=$!
+  kill_at_teardown "$parent"
+  for ((i = 0; i < 500; i++)); do [ -s "$pidfile" ] && break; sleep 0.02; done
+  pid=$(cat "$pidfile") || fail "the parent wrote no pid: $(cat "$log")"
+  kill_at_teardown "$pid"
+  qt_wait_for_listener "$pid" "$log"
+  qt_netns qemu-img info "nbd://127.0.0.1:$QEMU_TCP_PORT/" >/dev/null || fail "qemu-img info failed"
+  run hm_host status --json
+  assert_success
+  [ "$(jq --argjson p "$pid" '[.processes[] | select(.pid == $p)] | length' <<<"$output")" = 1 ] ||
+    fail "qemu-nbd $pid has no row while it runs: $output"
+  kill -KILL "$pid"
+  for ((i = 0; i < 500; i++)); do
+    state=$(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$pid/stat" 2>/dev/null)
+    [ "$state" = Z ] && break
+    sleep 0.02
+  done
+  [ "$state" = Z ] || fail "qemu-nbd $pid did not become a zombie (state '$state')"
+  run hm_host status --json
+  assert_success
+  [ "$(jq --argjson p "$pid" '[.processes[] | select(.pid == $p)] | length' <<<"$output")" = 0 ] ||
+    fail "the row of qemu-nbd $pid, ended (a zombie), is still there: $output"
+  run hm_host status
+  assert_success
+  refute_line --regexp "^ *$pid qemu-nbd "
 }
