@@ -38,7 +38,7 @@ load helpers
   requires qemu-img qemu-nbd jq python3
   hm_setup
   local img=$BATS_TEST_TMPDIR/disk.img pidfile=$BATS_TEST_TMPDIR/child.pid
-  local log=$BATS_TEST_TMPDIR/qemu-nbd.log parent pid state i
+  local log=$BATS_TEST_TMPDIR/qemu-nbd.log parent pid i
   truncate -s 1M "$img"
   qt_private_netns
   hm_enable --observe >/dev/null
@@ -55,8 +55,8 @@ time.sleep(120)' "$pidfile" qemu-nbd -r -t -f raw -b 127.0.0.1 -p 0 "$img") \
     2>"$log" 3>&- &
   parent=$!
   kill_at_teardown "$parent"
-  for ((i = 0; i < 500; i++)); do [ -s "$pidfile" ] && break; sleep 0.02; done
-  pid=$(cat "$pidfile") || fail "the parent wrote no pid: $(cat "$log")"
+  wait_for_file "$pidfile" || fail "the parent wrote no pid: $(cat "$log")"
+  pid=$(cat "$pidfile")
   kill_at_teardown "$pid"
   qt_wait_for_listener "$pid" "$log"
   qt_netns qemu-img info "nbd://127.0.0.1:$QEMU_TCP_PORT/" >/dev/null || fail "qemu-img info failed"
@@ -65,12 +65,10 @@ time.sleep(120)' "$pidfile" qemu-nbd -r -t -f raw -b 127.0.0.1 -p 0 "$img") \
   [ "$(jq --argjson p "$pid" '[.processes[] | select(.pid == $p)] | length' <<<"$output")" = 1 ] ||
     fail "qemu-nbd $pid has no row while it runs: $output"
   kill -KILL "$pid"
-  for ((i = 0; i < 500; i++)); do
-    state=$(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$pid/stat" 2>/dev/null)
-    [ "$state" = Z ] && break
-    sleep 0.02
-  done
-  [ "$state" = Z ] || fail "qemu-nbd $pid did not become a zombie (state '$state')"
+  for ((i = 0; i < 500; i++)); do process_gone "$pid" && break; sleep 0.02; done
+  # Gone, with its /proc entry still there: a zombie.
+  process_gone "$pid" && [ -e "/proc/$pid/stat" ] ||
+    fail "qemu-nbd $pid did not become a zombie"
   run hm_host status --json
   assert_success
   [ "$(jq --argjson p "$pid" '[.processes[] | select(.pid == $p)] | length' <<<"$output")" = 0 ] ||

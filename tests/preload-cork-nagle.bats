@@ -17,9 +17,7 @@ time_naive_write () {
   summary=$(env "$@" "$SBNBD_CLIENT" --json --no-nodelay --split-writes \
     --request-size 4K --queue-depth 1 --length 128K write pattern \
     "$NBD_URI") || return 1
-  awk -v s="$summary" 'BEGIN {
-    if (match (s, /"seconds": [0-9.]+/) == 0) exit 1
-    printf "%d\n", substr (s, RSTART + 11, RLENGTH - 11) * 1e6 }'
+  jq -e '.seconds * 1e6 | floor' <<<"$summary"
 }
 
 # The fastest of three interleaved rounds of each: load on a shared
@@ -27,6 +25,7 @@ time_naive_write () {
 # request) that no round without the library can beat.
 @test "the Nagle stall disappears by more than an order of magnitude" {
   local plain=() boosted=() round t best_plain best_boosted
+  requires jq
   for round in 1 2 3; do
     t=$(time_naive_write LD_PRELOAD=) && plain+=("$t")
     t=$(time_naive_write LD_PRELOAD="$(preload_value)") && boosted+=("$t")
